@@ -13,3 +13,8 @@ extern crate alloc;
 pub mod keccak;
 
 pub use keccak::{keccak256, Keccak256};
+pub mod error;
+pub mod trie;
+
+pub use error::{NibblePath, NodeError, TrieError};
+pub use trie::{NodeStore, StateTrie, Trie};

@@ -1,0 +1,182 @@
+//! RLP encoding and hashing of trie nodes.
+//!
+//! A node's RLP goes straight into the keccak sponge through [`bytes::BufMut`]: list header,
+//! hex-prefix path, child references, value. Only nodes under 32 bytes (which are embedded in
+//! their parent, not hashed) are written to a small stack buffer.
+
+use alloc::vec::Vec;
+use alloy_rlp::{BufMut, Encodable, Header};
+use alloy_trie::nodes::RlpNode;
+use alloy_trie::Nibbles;
+
+use super::{Child, Kind, NodeId, Trie};
+use crate::Keccak256;
+
+/// Length of a hex-prefix path's RLP string.
+fn path_len(path: &Nibbles) -> usize {
+    let bytes = path.len() / 2 + 1;
+    // One byte below 0x80 (every flag byte is) encodes as itself.
+    if bytes == 1 {
+        1
+    } else {
+        1 + bytes
+    }
+}
+
+/// Writes a path as an RLP string of its hex-prefix encoding.
+fn encode_path(path: &Nibbles, leaf: bool, out: &mut dyn BufMut) {
+    let n = path.len();
+    let odd = n % 2;
+    let bytes = n / 2 + 1;
+    if bytes > 1 {
+        out.put_u8(0x80 + bytes as u8);
+    }
+    let flag = (u8::from(leaf) << 1 | odd as u8) << 4;
+    out.put_u8(if odd == 1 {
+        flag | path.get_unchecked(0)
+    } else {
+        flag
+    });
+    let mut k = odd;
+    while k < n {
+        out.put_u8(path.get_unchecked(k) << 4 | path.get_unchecked(k + 1));
+        k += 2;
+    }
+}
+
+impl Trie<'_> {
+    /// The RLP reference of a node: computed (children first) unless cached.
+    pub(super) fn rlp_ref(&mut self, id: NodeId) -> &RlpNode {
+        if self.nodes[id as usize].rlp.is_none() {
+            let rlp = self.compute_rlp(id);
+            self.nodes[id as usize].rlp = Some(rlp);
+        }
+        self.nodes[id as usize].rlp.as_ref().expect("set above")
+    }
+
+    fn compute_rlp(&mut self, id: NodeId) -> RlpNode {
+        match self.nodes[id as usize].kind {
+            Kind::Leaf { .. } => {}
+            Kind::Extension { child, .. } => self.ensure_child(child),
+            Kind::Branch { children } => children.into_iter().for_each(|c| self.ensure_child(c)),
+        }
+        let payload_length = self.payload_len(id);
+        let header = Header {
+            list: true,
+            payload_length,
+        };
+        if header.length_with_payload() < 32 {
+            let mut buf = [0u8; 32];
+            let mut out = &mut buf[..];
+            self.encode_node(id, &mut out);
+            let len = 32 - out.len();
+            RlpNode::from_raw(&buf[..len]).expect("under 32 bytes")
+        } else {
+            let mut sponge = Keccak256::new();
+            self.encode_node(id, &mut sponge);
+            RlpNode::word_rlp(&sponge.finalize())
+        }
+    }
+
+    fn ensure_child(&mut self, child: Child<'_>) {
+        if let Child::Node(k) = child {
+            self.rlp_ref(k);
+        }
+    }
+
+    fn child_len(&self, child: &Child<'_>) -> usize {
+        match child {
+            Child::Empty => 1,
+            Child::Hash(_) => 33,
+            Child::Node(k) => self.nodes[*k as usize]
+                .rlp
+                .as_ref()
+                .expect("children hashed first")
+                .len(),
+        }
+    }
+
+    fn payload_len(&self, id: NodeId) -> usize {
+        match &self.nodes[id as usize].kind {
+            Kind::Leaf { path, value } => path_len(path) + value.as_ref().length(),
+            Kind::Extension { path, child } => path_len(path) + self.child_len(child),
+            Kind::Branch { children } => {
+                children.iter().map(|c| self.child_len(c)).sum::<usize>() + 1
+            }
+        }
+    }
+
+    fn encode_child(&self, child: &Child<'_>, out: &mut dyn BufMut) {
+        match child {
+            Child::Empty => out.put_u8(alloy_rlp::EMPTY_STRING_CODE),
+            Child::Hash(hash) => {
+                out.put_u8(alloy_rlp::EMPTY_STRING_CODE + 32);
+                out.put_slice(hash.as_slice());
+            }
+            Child::Node(k) => out.put_slice(
+                self.nodes[*k as usize]
+                    .rlp
+                    .as_ref()
+                    .expect("children hashed first"),
+            ),
+        }
+    }
+
+    /// Writes the node's RLP; its children's references must be cached.
+    fn encode_node(&self, id: NodeId, out: &mut dyn BufMut) {
+        Header {
+            list: true,
+            payload_length: self.payload_len(id),
+        }
+        .encode(out);
+        match &self.nodes[id as usize].kind {
+            Kind::Leaf { path, value } => {
+                encode_path(path, true, out);
+                value.as_ref().encode(out);
+            }
+            Kind::Extension { path, child } => {
+                encode_path(path, false, out);
+                self.encode_child(child, out);
+            }
+            Kind::Branch { children } => {
+                for child in children {
+                    self.encode_child(child, out);
+                }
+                out.put_u8(alloy_rlp::EMPTY_STRING_CODE);
+            }
+        }
+    }
+
+    /// The RLP of every decoded node that is referenced by hash, plus the root node: the
+    /// witness another trie needs to reopen this one at [`Trie::root`] and reach every node
+    /// decoded here. Nodes never decoded (still hash references) are not included.
+    pub fn encoded_nodes(&mut self) -> Vec<Vec<u8>> {
+        self.root();
+        let mut out = Vec::new();
+        let Child::Node(root) = self.root else {
+            return out;
+        };
+        let mut stack = alloc::vec![root];
+        while let Some(id) = stack.pop() {
+            let node = &self.nodes[id as usize];
+            if id == root || node.rlp.as_ref().is_some_and(RlpNode::is_hash) {
+                let mut rlp = Vec::new();
+                self.encode_node(id, &mut rlp);
+                out.push(rlp);
+            }
+            match &node.kind {
+                Kind::Leaf { .. } => {}
+                Kind::Extension { child, .. } => stack.extend(node_id(child)),
+                Kind::Branch { children } => stack.extend(children.iter().filter_map(node_id)),
+            }
+        }
+        out
+    }
+}
+
+fn node_id(child: &Child<'_>) -> Option<NodeId> {
+    match child {
+        Child::Node(k) => Some(*k),
+        _ => None,
+    }
+}

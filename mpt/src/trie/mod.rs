@@ -1,0 +1,257 @@
+//! A sparse Merkle-Patricia trie over witness nodes.
+//!
+//! A [`Trie`] is opened at a root hash over a [`NodeStore`]. Nodes are decoded from the store
+//! only when an operation walks through them (a child not yet needed stays a hash reference),
+//! and kept in an arena; values and child hashes borrow the witness bytes. Each node caches its
+//! RLP reference (its hash, or its encoding when under 32 bytes); a write clears the cache along
+//! its path only, so [`Trie::root`] rehashes exactly the dirty paths, streaming each node's RLP
+//! into the keccak sponge.
+//!
+//! A node the witness lacks is an error ([`TrieError::MissingNode`]) naming its hash and
+//! path, never an empty default: absence is only ever reported when proven by the nodes.
+//!
+//! Keys must all have the same length (Ethereum's secure tries use 32-byte hashes), so values
+//! live in leaves only; branch values are rejected as malformed.
+
+mod encode;
+mod mutate;
+pub mod node;
+mod state;
+pub mod store;
+
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
+use alloy_primitives::B256;
+use alloy_trie::nodes::RlpNode;
+use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
+
+use crate::error::{NibblePath, TrieError};
+pub use node::{ChildRef, RawNode};
+pub use state::StateTrie;
+pub use store::NodeStore;
+
+type NodeId = u32;
+
+/// A reference from a parent (or the root) to a node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Child<'s> {
+    Empty,
+    /// Not decoded yet: the hash of a node in the store.
+    Hash(&'s B256),
+    /// Decoded, at this index of the arena.
+    Node(NodeId),
+}
+
+#[derive(Debug, Clone)]
+enum Kind<'s> {
+    Leaf { path: Nibbles, value: Cow<'s, [u8]> },
+    Extension { path: Nibbles, child: Child<'s> },
+    Branch { children: [Child<'s>; 16] },
+}
+
+#[derive(Debug, Clone)]
+struct Node<'s> {
+    kind: Kind<'s>,
+    /// The node's RLP reference while it is unchanged since last hashed or decoded.
+    rlp: Option<RlpNode>,
+}
+
+/// A sparse Merkle-Patricia trie opened at a root over witness nodes.
+#[derive(Debug, Clone)]
+pub struct Trie<'s> {
+    store: Option<&'s NodeStore<'s>>,
+    nodes: Vec<Node<'s>>,
+    root: Child<'s>,
+}
+
+impl<'s> Trie<'s> {
+    /// An empty trie with no witness behind it.
+    pub const fn empty() -> Self {
+        Self {
+            store: None,
+            nodes: Vec::new(),
+            root: Child::Empty,
+        }
+    }
+
+    /// Opens the trie whose root hash is `root`. The root node must be in `store` (unless
+    /// `root` is the empty trie's root).
+    pub fn open(store: &'s NodeStore<'s>, root: B256) -> Result<Self, TrieError> {
+        let root = if root == EMPTY_ROOT_HASH {
+            Child::Empty
+        } else {
+            let key = store.key(&root).ok_or(TrieError::MissingNode {
+                hash: root,
+                path: NibblePath(Nibbles::new()),
+            })?;
+            Child::Hash(key)
+        };
+        Ok(Self {
+            store: Some(store),
+            nodes: Vec::new(),
+            root,
+        })
+    }
+
+    /// Number of nodes decoded or created so far.
+    pub fn decoded_nodes(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The value stored at `key`, or `None` when the nodes prove there is none.
+    pub fn get(&mut self, key: &[u8]) -> Result<Option<&[u8]>, TrieError> {
+        let key = Nibbles::unpack(key);
+        let mut depth = 0;
+        let root = self.root;
+        let Some(mut id) = self.resolve(root, &key, 0)? else {
+            return Ok(None);
+        };
+        self.root = Child::Node(id);
+        loop {
+            let next = match &self.nodes[id as usize].kind {
+                Kind::Leaf { path, .. } => {
+                    if depth + path.len() != key.len() {
+                        return Err(key_length(&key, depth));
+                    }
+                    if key.slice(depth..) != *path {
+                        return Ok(None);
+                    }
+                    break;
+                }
+                Kind::Extension { path, child } => {
+                    let rest = key.slice(depth..);
+                    if !rest.starts_with(path) {
+                        return if path.starts_with(&rest) {
+                            Err(key_length(&key, key.len()))
+                        } else {
+                            Ok(None)
+                        };
+                    }
+                    depth += path.len();
+                    (*child, None)
+                }
+                Kind::Branch { children } => {
+                    let Some(nibble) = key.get(depth) else {
+                        return Err(key_length(&key, depth));
+                    };
+                    depth += 1;
+                    (children[nibble as usize], Some(nibble))
+                }
+            };
+            let (child, slot) = next;
+            let Some(child_id) = self.resolve(child, &key, depth)? else {
+                return Ok(None);
+            };
+            *self.child_slot(id, slot) = Child::Node(child_id);
+            id = child_id;
+        }
+        match &self.nodes[id as usize].kind {
+            Kind::Leaf { value, .. } => Ok(Some(value)),
+            _ => unreachable!("the walk stops at leaves only"),
+        }
+    }
+
+    /// The root hash, rehashing the nodes changed since the last call.
+    pub fn root(&mut self) -> B256 {
+        match self.root {
+            Child::Empty => EMPTY_ROOT_HASH,
+            Child::Hash(hash) => *hash,
+            Child::Node(id) => {
+                let rlp = self.rlp_ref(id);
+                rlp.as_hash()
+                    .unwrap_or_else(|| crate::keccak256(rlp.as_slice()))
+            }
+        }
+    }
+
+    /// The parent's reference to a child: an extension's (`slot == None`) or a branch's.
+    fn child_slot(&mut self, id: NodeId, slot: Option<u8>) -> &mut Child<'s> {
+        match (&mut self.nodes[id as usize].kind, slot) {
+            (Kind::Extension { child, .. }, None) => child,
+            (Kind::Branch { children }, Some(nibble)) => &mut children[nibble as usize],
+            _ => unreachable!("child slot of a leaf"),
+        }
+    }
+
+    /// Decodes `child` (found at `key[..depth]`) into the arena if it is a hash reference.
+    fn resolve(
+        &mut self,
+        child: Child<'s>,
+        key: &Nibbles,
+        depth: usize,
+    ) -> Result<Option<NodeId>, TrieError> {
+        match child {
+            Child::Empty => Ok(None),
+            Child::Node(id) => Ok(Some(id)),
+            Child::Hash(hash) => {
+                let path = || NibblePath(key.slice(..depth));
+                let bytes =
+                    self.store
+                        .and_then(|s| s.get(hash))
+                        .ok_or_else(|| TrieError::MissingNode {
+                            hash: *hash,
+                            path: path(),
+                        })?;
+                let malformed = |source| TrieError::MalformedNode {
+                    hash: *hash,
+                    path: path(),
+                    source,
+                };
+                let raw = RawNode::decode(bytes).map_err(malformed)?;
+                self.push_raw(raw, RlpNode::word_rlp(hash))
+                    .map(Some)
+                    .map_err(malformed)
+            }
+        }
+    }
+
+    /// Adds a decoded node (and the nodes embedded in it) to the arena.
+    fn push_raw(
+        &mut self,
+        raw: RawNode<'s>,
+        rlp: RlpNode,
+    ) -> Result<NodeId, crate::error::NodeError> {
+        let kind = match raw {
+            RawNode::Leaf { path, value } => Kind::Leaf {
+                path,
+                value: Cow::Borrowed(value),
+            },
+            RawNode::Extension { path, child } => Kind::Extension {
+                path,
+                child: self.push_ref(child)?,
+            },
+            RawNode::Branch(refs) => {
+                let mut children = [Child::Empty; 16];
+                for (slot, r) in children.iter_mut().zip(refs) {
+                    *slot = self.push_ref(r)?;
+                }
+                Kind::Branch { children }
+            }
+        };
+        Ok(self.push(kind, Some(rlp)))
+    }
+
+    fn push_ref(&mut self, r: ChildRef<'s>) -> Result<Child<'s>, crate::error::NodeError> {
+        Ok(match r {
+            ChildRef::Empty => Child::Empty,
+            ChildRef::Hash(hash) => Child::Hash(hash),
+            ChildRef::Inline(bytes) => {
+                let rlp = RlpNode::from_raw(bytes).expect("inline nodes are under 32 bytes");
+                Child::Node(self.push_raw(RawNode::decode(bytes)?, rlp)?)
+            }
+        })
+    }
+
+    fn push(&mut self, kind: Kind<'s>, rlp: Option<RlpNode>) -> NodeId {
+        let id = NodeId::try_from(self.nodes.len()).expect("trie arena exceeds u32::MAX nodes");
+        self.nodes.push(Node { kind, rlp });
+        id
+    }
+}
+
+fn key_length(key: &Nibbles, depth: usize) -> TrieError {
+    TrieError::KeyLength {
+        key: NibblePath(*key),
+        path: NibblePath(key.slice(..depth.min(key.len()))),
+    }
+}

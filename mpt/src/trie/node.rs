@@ -1,0 +1,182 @@
+//! Zero-copy decoding of RLP trie nodes.
+//!
+//! Written by hand rather than with alloy-trie's `TrieNode::decode` because that one copies
+//! every child into an owned `RlpNode` and every value into a `Vec`; here a node borrows the
+//! witness bytes it came from, and a child hash is a reference into them.
+
+use alloy_primitives::B256;
+use alloy_rlp::Header;
+use alloy_trie::Nibbles;
+
+use crate::error::NodeError;
+
+/// A child reference as a node stores it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChildRef<'a> {
+    /// No child (`0x80`).
+    Empty,
+    /// A node of 32 or more encoded bytes, referenced by its hash.
+    Hash(&'a B256),
+    /// A node of under 32 encoded bytes, embedded as its RLP.
+    Inline(&'a [u8]),
+}
+
+/// A decoded trie node borrowing its input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawNode<'a> {
+    /// Sixteen children, one per nibble.
+    Branch([ChildRef<'a>; 16]),
+    /// A shared path to a single child.
+    Extension {
+        /// The shared nibbles.
+        path: Nibbles,
+        /// The child (never empty).
+        child: ChildRef<'a>,
+    },
+    /// The rest of a key, and its value.
+    Leaf {
+        /// The remaining key nibbles.
+        path: Nibbles,
+        /// The value bytes (the RLP string's payload).
+        value: &'a [u8],
+    },
+}
+
+/// One RLP item.
+#[derive(Clone, Copy, Default)]
+struct Item<'a> {
+    /// The whole encoding, header included.
+    raw: &'a [u8],
+    list: bool,
+    payload: &'a [u8],
+}
+
+fn next_item<'a>(buf: &mut &'a [u8]) -> Result<Item<'a>, NodeError> {
+    let start = *buf;
+    let header = Header::decode(buf)?;
+    if buf.len() < header.payload_length {
+        return Err(alloy_rlp::Error::InputTooShort.into());
+    }
+    let (payload, rest) = buf.split_at(header.payload_length);
+    *buf = rest;
+    Ok(Item {
+        raw: &start[..start.len() - rest.len()],
+        list: header.list,
+        payload,
+    })
+}
+
+fn child(index: u8, item: Item<'_>) -> Result<ChildRef<'_>, NodeError> {
+    let Item { raw, list, payload } = item;
+    if list {
+        return if raw.len() < 32 {
+            Ok(ChildRef::Inline(raw))
+        } else {
+            Err(NodeError::InlineTooLong(raw.len()))
+        };
+    }
+    match payload.len() {
+        0 => Ok(ChildRef::Empty),
+        32 => Ok(ChildRef::Hash(
+            <&B256>::try_from(payload).map_err(|_| NodeError::BadChild(index))?,
+        )),
+        _ => Err(NodeError::BadChild(index)),
+    }
+}
+
+/// Decodes a hex-prefix path: returns the nibbles and whether it is a leaf's.
+fn hex_prefix(item: Item<'_>) -> Result<(Nibbles, bool), NodeError> {
+    let Item { list, payload, .. } = item;
+    let Some((&first, rest)) = payload.split_first().filter(|_| !list) else {
+        return Err(NodeError::BadPath(payload.first().copied().unwrap_or(0)));
+    };
+    let flag = first >> 4;
+    let (leaf, odd) = match flag {
+        0 => (false, false),
+        1 => (false, true),
+        2 => (true, false),
+        3 => (true, true),
+        _ => return Err(NodeError::BadPath(first)),
+    };
+    if !odd && first & 0x0f != 0 {
+        return Err(NodeError::BadPath(first));
+    }
+    if rest.len() > 32 || (odd && rest.len() == 32) {
+        return Err(NodeError::PathTooLong);
+    }
+    let tail = Nibbles::unpack(rest);
+    let path = if odd {
+        Nibbles::from_nibbles([first & 0x0f]).join(&tail)
+    } else {
+        tail
+    };
+    Ok((path, leaf))
+}
+
+impl<'a> RawNode<'a> {
+    /// Decodes one node; the input must be exactly its RLP.
+    pub fn decode(rlp: &'a [u8]) -> Result<Self, NodeError> {
+        let mut buf = rlp;
+        let Item {
+            list, mut payload, ..
+        } = next_item(&mut buf)?;
+        if !list {
+            return Err(NodeError::NotAList);
+        }
+        if !buf.is_empty() {
+            return Err(NodeError::TrailingBytes(buf.len()));
+        }
+        let mut items = [Item::default(); 17];
+        let mut count = 0;
+        while !payload.is_empty() {
+            let item = next_item(&mut payload)?;
+            if count == 17 {
+                return Err(NodeError::ItemCount(count + 1 + count_items(payload)?));
+            }
+            items[count] = item;
+            count += 1;
+        }
+        match count {
+            17 => {
+                let value = items[16];
+                if value.list || !value.payload.is_empty() {
+                    return Err(NodeError::BranchValue);
+                }
+                let mut children = [ChildRef::Empty; 16];
+                for (k, slot) in children.iter_mut().enumerate() {
+                    *slot = child(k as u8, items[k])?;
+                }
+                Ok(Self::Branch(children))
+            }
+            2 => {
+                let (path, leaf) = hex_prefix(items[0])?;
+                if leaf {
+                    let Item { list, payload, .. } = items[1];
+                    if list || payload.is_empty() {
+                        return Err(NodeError::BadLeafValue);
+                    }
+                    Ok(Self::Leaf {
+                        path,
+                        value: payload,
+                    })
+                } else {
+                    let child = child(0, items[1])?;
+                    if path.is_empty() || child == ChildRef::Empty {
+                        return Err(NodeError::BadExtension);
+                    }
+                    Ok(Self::Extension { path, child })
+                }
+            }
+            n => Err(NodeError::ItemCount(n)),
+        }
+    }
+}
+
+fn count_items(mut payload: &[u8]) -> Result<usize, NodeError> {
+    let mut n = 0;
+    while !payload.is_empty() {
+        next_item(&mut payload)?;
+        n += 1;
+    }
+    Ok(n)
+}

@@ -1,0 +1,193 @@
+//! Ethereum's state: the account trie, and one storage trie per account, opened lazily.
+//!
+//! Keys are hashed through the sponge: `keccak256(address)` (20 bytes) for accounts,
+//! `keccak256(slot)` (32 bytes) for storage. An account leaf is
+//! `rlp([nonce, balance, storage_root, code_hash])`; a storage leaf is `rlp(value)`, and a zero
+//! value is no leaf at all.
+
+use alloc::boxed::Box;
+use alloc::vec::Vec;
+use alloy_primitives::{map::B256Map, Address, B256, U256};
+use alloy_rlp::{Decodable, Encodable};
+use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH};
+
+use super::{NodeStore, Trie};
+use crate::error::TrieError;
+use crate::keccak256;
+
+/// The account trie and the storage tries reached through it.
+#[derive(Debug, Clone)]
+pub struct StateTrie<'s> {
+    store: &'s NodeStore<'s>,
+    accounts: Trie<'s>,
+    /// Storage tries opened so far, by hashed address, with whether they changed.
+    storage: B256Map<(Trie<'s>, bool)>,
+}
+
+impl<'s> StateTrie<'s> {
+    /// Opens the state at `root`; the root node must be in `store`.
+    pub fn open(store: &'s NodeStore<'s>, root: B256) -> Result<Self, TrieError> {
+        Ok(Self {
+            store,
+            accounts: Trie::open(store, root)?,
+            storage: B256Map::default(),
+        })
+    }
+
+    /// The account at `address`, or `None` when the witness proves it absent.
+    pub fn account(&mut self, address: Address) -> Result<Option<TrieAccount>, TrieError> {
+        self.account_by_hash(keccak256(address))
+    }
+
+    /// The account whose hashed address is `hashed_address`.
+    pub fn account_by_hash(
+        &mut self,
+        hashed_address: B256,
+    ) -> Result<Option<TrieAccount>, TrieError> {
+        let Some(mut leaf) = self.accounts.get(hashed_address.as_slice())? else {
+            return Ok(None);
+        };
+        TrieAccount::decode(&mut leaf)
+            .map(Some)
+            .map_err(|source| TrieError::MalformedAccount {
+                hashed_address,
+                source,
+            })
+    }
+
+    /// Storage `slot` of the account at `address` (zero when absent).
+    pub fn storage(&mut self, address: Address, slot: U256) -> Result<U256, TrieError> {
+        self.storage_by_hash(keccak256(address), keccak256(slot.to_be_bytes::<32>()))
+    }
+
+    /// Storage value by hashed address and hashed slot.
+    pub fn storage_by_hash(
+        &mut self,
+        hashed_address: B256,
+        hashed_slot: B256,
+    ) -> Result<U256, TrieError> {
+        let (trie, _) = self.storage_trie(hashed_address)?;
+        let leaf = trie
+            .get(hashed_slot.as_slice())
+            .map_err(|e| in_storage(hashed_address, e))?;
+        let Some(mut leaf) = leaf else {
+            return Ok(U256::ZERO);
+        };
+        U256::decode(&mut leaf).map_err(|source| TrieError::MalformedStorage {
+            hashed_address,
+            hashed_slot,
+            source,
+        })
+    }
+
+    /// Writes (`Some`) or deletes (`None`) the account at `address`. Its `storage_root` is
+    /// replaced by the storage trie's root at [`StateTrie::root`] if that storage changed.
+    pub fn set_account(
+        &mut self,
+        address: Address,
+        account: Option<&TrieAccount>,
+    ) -> Result<(), TrieError> {
+        let key = keccak256(address);
+        match account {
+            Some(account) => {
+                let mut leaf = Vec::with_capacity(account.length());
+                account.encode(&mut leaf);
+                self.accounts.insert(key.as_slice(), leaf)
+            }
+            None => self.accounts.delete(key.as_slice()).map(drop),
+        }
+    }
+
+    /// Writes storage `slot` of `address`; zero deletes it.
+    pub fn set_storage(
+        &mut self,
+        address: Address,
+        slot: U256,
+        value: U256,
+    ) -> Result<(), TrieError> {
+        let hashed_address = keccak256(address);
+        let key = keccak256(slot.to_be_bytes::<32>());
+        let (trie, dirty) = self.storage_trie(hashed_address)?;
+        *dirty = true;
+        let result = if value.is_zero() {
+            trie.delete(key.as_slice()).map(drop)
+        } else {
+            let mut leaf = Vec::with_capacity(value.length());
+            value.encode(&mut leaf);
+            trie.insert(key.as_slice(), leaf)
+        };
+        result.map_err(|e| in_storage(hashed_address, e))
+    }
+
+    /// Replaces the storage of `address` with an empty trie (self-destruct, re-creation).
+    pub fn wipe_storage(&mut self, address: Address) {
+        self.storage
+            .insert(keccak256(address), (Trie::empty(), true));
+    }
+
+    /// The state root: changed storage roots are written into their accounts first.
+    pub fn root(&mut self) -> Result<B256, TrieError> {
+        for (hashed_address, (trie, dirty)) in &mut self.storage {
+            if !core::mem::take(dirty) {
+                continue;
+            }
+            let storage_root = trie.root();
+            let leaf = self.accounts.get(hashed_address.as_slice())?;
+            let Some(mut leaf) = leaf else {
+                if storage_root == EMPTY_ROOT_HASH {
+                    continue;
+                }
+                return Err(TrieError::StorageWithoutAccount(*hashed_address));
+            };
+            let mut account =
+                TrieAccount::decode(&mut leaf).map_err(|source| TrieError::MalformedAccount {
+                    hashed_address: *hashed_address,
+                    source,
+                })?;
+            if account.storage_root != storage_root {
+                account.storage_root = storage_root;
+                let mut leaf = Vec::with_capacity(account.length());
+                account.encode(&mut leaf);
+                self.accounts.insert(hashed_address.as_slice(), leaf)?;
+            }
+        }
+        Ok(self.accounts.root())
+    }
+
+    /// Computes the root and compares it with `expected`.
+    pub fn check_root(&mut self, expected: B256) -> Result<(), TrieError> {
+        let got = self.root()?;
+        if got == expected {
+            Ok(())
+        } else {
+            Err(TrieError::RootMismatch { expected, got })
+        }
+    }
+
+    /// The account trie itself.
+    pub fn accounts(&mut self) -> &mut Trie<'s> {
+        &mut self.accounts
+    }
+
+    /// The storage trie of an account, opened at the account's `storage_root` on first use.
+    fn storage_trie(&mut self, hashed_address: B256) -> Result<&mut (Trie<'s>, bool), TrieError> {
+        if !self.storage.contains_key(&hashed_address) {
+            let root = self
+                .account_by_hash(hashed_address)?
+                .map_or(EMPTY_ROOT_HASH, |a| a.storage_root);
+            let trie = Trie::open(self.store, root).map_err(|e| in_storage(hashed_address, e))?;
+            self.storage.insert(hashed_address, (trie, false));
+        }
+        Ok(self
+            .storage
+            .get_mut(&hashed_address)
+            .expect("inserted above"))
+    }
+}
+
+fn in_storage(hashed_address: B256, source: TrieError) -> TrieError {
+    TrieError::Storage {
+        hashed_address,
+        source: Box::new(source),
+    }
+}
