@@ -67,14 +67,14 @@ impl<const W: usize> Machine for Soft<W> {
 
     unsafe fn xorin_aligned(state: *mut u8, input: *const u8, len: usize) {
         assert!(
-            state as usize % W == 0,
+            (state as usize).is_multiple_of(W),
             "XORIN: state pointer {state:p} is not {W}-byte aligned"
         );
         assert!(
-            input as usize % W == 0,
+            (input as usize).is_multiple_of(W),
             "XORIN: input pointer {input:p} is not {W}-byte aligned"
         );
-        assert!(len % W == 0, "XORIN: len {len} is not a multiple of {W}");
+        assert!(len.is_multiple_of(W), "XORIN: len {len} is not a multiple of {W}");
         assert!(len <= RATE, "XORIN: len {len} exceeds the rate {RATE}");
         // Snapshot semantics, as in OpenVM's executor: read all state bytes, then all input
         // bytes, then write.

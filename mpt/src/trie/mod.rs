@@ -18,6 +18,7 @@ mod mutate;
 pub mod node;
 mod state;
 pub mod store;
+mod walk;
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
@@ -29,6 +30,7 @@ use crate::error::{NibblePath, TrieError};
 pub use node::{ChildRef, RawNode};
 pub use state::StateTrie;
 pub use store::NodeStore;
+pub use walk::{walk_leaves, WalkStats};
 
 type NodeId = u32;
 

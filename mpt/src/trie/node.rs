@@ -22,6 +22,9 @@ pub enum ChildRef<'a> {
 }
 
 /// A decoded trie node borrowing its input.
+// A transient value on the stack: boxing the branch would allocate on every decode, and the
+// guest's bump allocator never frees.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RawNode<'a> {
     /// Sixteen children, one per nibble.
