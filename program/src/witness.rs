@@ -1,0 +1,92 @@
+//! The execution witness: what a stateless verifier is given besides the block.
+//!
+//! Same content as `debug_executionWitness` (minus `keys`, which validation does not need):
+//! `state` (RLP trie nodes of the account and storage tries), `codes` (bytecodes) and `headers`
+//! (RLP ancestor headers, oldest first, parent last). The guest receives it RLP-encoded,
+//! `rlp([state, codes, headers])`: byte strings decode as views of the input, nothing is
+//! parsed twice.
+
+use alloc::vec::Vec;
+use alloy_primitives::{Bytes, B256};
+use alloy_rlp::{Decodable, Header, RlpDecodable, RlpEncodable};
+use mpt::{NodeStore, StateTrie, TrieError};
+
+/// The execution witness of one block.
+#[derive(Debug, Clone, Default, PartialEq, Eq, RlpEncodable, RlpDecodable)]
+pub struct ExecutionWitness {
+    /// RLP-encoded trie nodes (account trie and storage tries), in any order.
+    pub state: Vec<Bytes>,
+    /// Contract bytecodes, in any order.
+    pub codes: Vec<Bytes>,
+    /// RLP-encoded ancestor headers, oldest first; the last is the block's parent.
+    pub headers: Vec<Bytes>,
+}
+
+/// Why a witness cannot serve as the block's pre-state.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WitnessError {
+    /// `headers` is empty: without the parent header there is no trusted pre-state root.
+    #[error(
+        "the witness has no parent header (`headers` is empty), so the pre-state root is unknown"
+    )]
+    NoParentHeader,
+    /// An ancestor header is not RLP of a header list.
+    #[error("ancestor header {index} (of {count}) is malformed: {source}")]
+    MalformedHeader {
+        /// Its index in `headers`.
+        index: usize,
+        /// How many headers the witness has.
+        count: usize,
+        /// The RLP error.
+        source: alloy_rlp::Error,
+    },
+    /// No witness node hashes to the parent's state root.
+    #[error("no witness node hashes to the parent's state root {0}")]
+    PreStateRootNotInWitness(B256),
+    /// Any other trie error while opening the pre-state.
+    #[error(transparent)]
+    Trie(#[from] TrieError),
+}
+
+/// The `state_root` field of an RLP header: the fourth item of the header's list
+/// (`[parent_hash, ommers_hash, beneficiary, state_root, ...]`).
+pub fn header_state_root(mut rlp: &[u8]) -> Result<B256, alloy_rlp::Error> {
+    let header = Header::decode(&mut rlp)?;
+    if !header.list {
+        return Err(alloy_rlp::Error::UnexpectedString);
+    }
+    let _parent_hash = B256::decode(&mut rlp)?;
+    let _ommers_hash = B256::decode(&mut rlp)?;
+    let _beneficiary = alloy_primitives::Address::decode(&mut rlp)?;
+    B256::decode(&mut rlp)
+}
+
+impl ExecutionWitness {
+    /// The state nodes by hash (each hashed once, through the sponge).
+    pub fn node_store(&self) -> NodeStore<'_> {
+        NodeStore::new(self.state.iter().map(|node| node.as_ref()))
+    }
+
+    /// The pre-state root: the parent header's `state_root`.
+    pub fn parent_state_root(&self) -> Result<B256, WitnessError> {
+        let count = self.headers.len();
+        let parent = self.headers.last().ok_or(WitnessError::NoParentHeader)?;
+        header_state_root(parent).map_err(|source| WitnessError::MalformedHeader {
+            index: count - 1,
+            count,
+            source,
+        })
+    }
+
+    /// Opens the pre-state over `store` (built by [`ExecutionWitness::node_store`]): the root
+    /// node must be among the witness's nodes.
+    pub fn pre_state<'s>(&self, store: &'s NodeStore<'s>) -> Result<StateTrie<'s>, WitnessError> {
+        let root = self.parent_state_root()?;
+        StateTrie::open(store, root).map_err(|e| match e {
+            TrieError::MissingNode { hash, .. } if hash == root => {
+                WitnessError::PreStateRootNotInWitness(root)
+            }
+            other => other.into(),
+        })
+    }
+}
