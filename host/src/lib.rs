@@ -1,1 +1,8 @@
-//! placeholder
+//! The host: loads block data from disk and checks it natively.
+//!
+//! - [`blocks`]: the on-disk block format (`<n>.block.rlp` + `<n>.witness.json`, what an
+//!   archive node's `debug_getRawBlock` / `debug_executionWitness` return) and its loading.
+//! - [`inspect`]: what a witness holds and which accounts and storage slots it reaches.
+
+pub mod blocks;
+pub mod inspect;

@@ -1,0 +1,146 @@
+//! Block files on disk.
+//!
+//! A block is two files in one directory:
+//! - `<n>.block.rlp`: the raw block, `rlp([header, transactions, ommers, withdrawals])`;
+//! - `<n>.witness.json`: `{"state": [hex], "codes": [hex], "keys": [hex], "headers": [hex]}`,
+//!   the shape of `debug_executionWitness`.
+
+use std::path::{Path, PathBuf};
+
+use alloy_primitives::{Bytes, B256};
+use program::ExecutionWitness;
+use serde::Deserialize;
+
+/// The default directory of block files, relative to the working directory.
+pub const DEFAULT_BLOCKS_DIR: &str = "blocks";
+
+/// A block file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The witness file is not the expected JSON.
+    #[error("{path} is not an execution witness: {source}")]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// What serde_json said (with line and column).
+        source: serde_json::Error,
+    },
+    /// The block file is not an RLP list whose first item is the header list.
+    #[error("{path} is not an RLP block: {source}")]
+    Block {
+        /// The file.
+        path: PathBuf,
+        /// The RLP error.
+        source: alloy_rlp::Error,
+    },
+}
+
+/// `debug_executionWitness`'s JSON.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WitnessJson {
+    state: Vec<Bytes>,
+    codes: Vec<Bytes>,
+    #[serde(default)]
+    keys: Vec<Bytes>,
+    #[serde(default)]
+    headers: Vec<Bytes>,
+}
+
+/// A block and its witness, as loaded from disk.
+#[derive(Debug, Clone)]
+pub struct BlockData {
+    /// The block number (from the file name).
+    pub number: u64,
+    /// The raw block RLP.
+    pub block_rlp: Vec<u8>,
+    /// The block header's RLP (a slice of `block_rlp`'s first item).
+    pub header_range: std::ops::Range<usize>,
+    /// The witness.
+    pub witness: ExecutionWitness,
+    /// The witness's `keys` (preimages of hashed keys; not needed for validation).
+    pub keys: Vec<Bytes>,
+}
+
+impl BlockData {
+    /// The header's RLP.
+    pub fn header_rlp(&self) -> &[u8] {
+        &self.block_rlp[self.header_range.clone()]
+    }
+
+    /// The block hash: keccak256 of the header's RLP.
+    pub fn block_hash(&self) -> B256 {
+        mpt::keccak256(self.header_rlp())
+    }
+}
+
+/// Paths of block `number`'s two files in `dir`.
+pub fn block_paths(dir: &Path, number: u64) -> (PathBuf, PathBuf) {
+    (
+        dir.join(format!("{number}.block.rlp")),
+        dir.join(format!("{number}.witness.json")),
+    )
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
+    std::fs::read(path).map_err(|source| LoadError::Io {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+/// The byte range of the first item of an RLP list (a block's header).
+fn first_item(block: &[u8]) -> Result<std::ops::Range<usize>, alloy_rlp::Error> {
+    let mut buf = block;
+    let outer = alloy_rlp::Header::decode(&mut buf)?;
+    if !outer.list {
+        return Err(alloy_rlp::Error::UnexpectedString);
+    }
+    if buf.len() != outer.payload_length {
+        return Err(alloy_rlp::Error::UnexpectedLength);
+    }
+    let start = block.len() - buf.len();
+    let inner = alloy_rlp::Header::decode(&mut buf)?;
+    if !inner.list {
+        return Err(alloy_rlp::Error::UnexpectedString);
+    }
+    if buf.len() < inner.payload_length {
+        return Err(alloy_rlp::Error::InputTooShort);
+    }
+    let end = block.len() - buf.len() + inner.payload_length;
+    Ok(start..end)
+}
+
+/// Loads block `number` from `dir`.
+pub fn load(dir: &Path, number: u64) -> Result<BlockData, LoadError> {
+    let (block_path, witness_path) = block_paths(dir, number);
+    let block_rlp = read(&block_path)?;
+    let header_range = first_item(&block_rlp).map_err(|source| LoadError::Block {
+        path: block_path.clone(),
+        source,
+    })?;
+    let json = read(&witness_path)?;
+    let w: WitnessJson = serde_json::from_slice(&json).map_err(|source| LoadError::Json {
+        path: witness_path,
+        source,
+    })?;
+    Ok(BlockData {
+        number,
+        block_rlp,
+        header_range,
+        witness: ExecutionWitness {
+            state: w.state,
+            codes: w.codes,
+            headers: w.headers,
+        },
+        keys: w.keys,
+    })
+}
