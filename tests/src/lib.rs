@@ -1,1 +1,46 @@
-//! placeholder
+//! Shared helpers of the integration tests: where the real block data lives.
+//!
+//! Real blocks are read from `../shared/blocks/` beside the project root (never copied into
+//! the project). `SHARED_BLOCKS_DIR` points elsewhere.
+
+use std::path::PathBuf;
+
+/// `../shared/blocks` beside the workspace root, or `$SHARED_BLOCKS_DIR`.
+pub fn shared_blocks_dir() -> PathBuf {
+    let dir = std::env::var_os("SHARED_BLOCKS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/blocks"));
+    assert!(
+        dir.join("README.md").is_file(),
+        "real block data not found at {} (set SHARED_BLOCKS_DIR)",
+        dir.display()
+    );
+    dir
+}
+
+/// The real mainnet blocks: number, block hash (from `../shared/blocks/README.md`).
+pub const MAINNET: [(u64, &str); 3] = [
+    (
+        24171384,
+        "0x088f187b1a58bf6e611c37046ed948008af381d9a9eb1c29a2eae91cbcba0a09",
+    ),
+    (
+        21882667,
+        "0x71e7a6a427d2d43f3fe4164248d877885678243ccc5747f477604a7393aecf87",
+    ),
+    (
+        23587691,
+        "0x9947c2115bd723806b7e9ebe5d1787696b7e87f00de6528e30f9314ea4382182",
+    ),
+];
+
+/// The pre-state root of 23587691, whose witness has no parent header (given by the data's
+/// source, `../shared/blocks/README.md`).
+pub const ROOT_23587691: &str =
+    "0x44e6f38a566ff52b4d6acb3e6db2e827cabdf65195891057c5b698900104941a";
+
+/// Loads a mainnet block.
+pub fn mainnet_block(number: u64) -> host::blocks::BlockData {
+    host::blocks::load(&shared_blocks_dir().join("mainnet"), number)
+        .unwrap_or_else(|e| panic!("loading block {number}: {e}"))
+}
