@@ -74,7 +74,10 @@ impl<const W: usize> Machine for Soft<W> {
             (input as usize).is_multiple_of(W),
             "XORIN: input pointer {input:p} is not {W}-byte aligned"
         );
-        assert!(len.is_multiple_of(W), "XORIN: len {len} is not a multiple of {W}");
+        assert!(
+            len.is_multiple_of(W),
+            "XORIN: len {len} is not a multiple of {W}"
+        );
         assert!(len <= RATE, "XORIN: len {len} exceeds the rate {RATE}");
         // Snapshot semantics, as in OpenVM's executor: read all state bytes, then all input
         // bytes, then write.
