@@ -63,7 +63,7 @@ pub fn keccak256(data: impl AsRef<[u8]>) -> B256 {
     {
         let mut hasher = Keccak256::new();
         hasher.update(data.as_ref());
-        hasher.finalize()
+        hasher.squeeze()
     }
     #[cfg(feature = "stock-keccak")]
     {

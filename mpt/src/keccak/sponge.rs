@@ -102,8 +102,15 @@ impl<M: Machine> Sponge<M> {
     }
 
     /// Pad (pad10*1 with the keccak domain byte 0x01), permute and squeeze 32 bytes.
-    #[inline]
+    #[inline(always)]
     pub fn finalize(mut self) -> B256 {
+        self.squeeze()
+    }
+
+    /// [`Sponge::finalize`] in place (no move of the 200-byte state). The sponge must not be
+    /// used afterwards.
+    #[inline]
+    pub(crate) fn squeeze(&mut self) -> B256 {
         self.state.0[self.idx] ^= 0x01;
         self.state.0[RATE - 1] ^= 0x80;
         M::keccakf(&mut self.state);

@@ -23,6 +23,25 @@
 //! **Bounds.** Neither pointer is read or written outside `[0, len)`. `len <= RATE` is asserted
 //! on the cold path (a loud panic instead of a stack overrun); the aligned path has no check,
 //! exactly like the instruction, which fails to prove for longer lengths.
+//!
+//! **Machine code.** Built for the guest (`riscv32im-risc0-zkvm-elf`, `nightly-2026-01-18`,
+//! release), a non-inlined call of [`xorin`] over OpenVM compiles to:
+//!
+//! ```text
+//! or    a3, a1, a0            ; state | input
+//! or    a3, a3, a2            ;       | len
+//! andi  a3, a3, 3             ; any of them off the 4-byte grid?
+//! bnez  a3, .cold
+//! .insn r 11, 4, 1, a0, a1, a2  ; XORIN
+//! ret
+//! .cold:
+//! tail  xorin_unaligned       ; tail call: no stack frame on either path
+//! ```
+//!
+//! Inlined into the sponge, the same four instructions guard each `XORIN`. To see it, emit the
+//! assembly of a crate with an exported `extern "C" fn` that calls `mpt::keccak::xorin`:
+//! `RUSTFLAGS='-C passes=lower-atomic -C panic=abort' cargo +nightly-2026-01-18 rustc --release
+//! --target riscv32im-risc0-zkvm-elf -Z build-std=alloc,core,panic_abort -- --emit asm`.
 
 use core::mem::MaybeUninit;
 
