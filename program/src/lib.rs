@@ -1,17 +1,32 @@
 //! Stateless validation of an Ethereum block: the library the OpenVM guest runs and the host
 //! runs natively, so a block can be checked in seconds before it is proved.
 //!
-//! `no_std` (with `alloc`). This crate holds what the guest reads and checks; every hash goes
-//! through [`mpt`]'s sponge.
+//! `no_std` (with `alloc`). Given a block, its ancestors' headers and an execution witness, it
+//! decides whether the block is a valid state transition ([`validate_block`]). Every keccak
+//! goes through [`mpt`]'s sponge: trie nodes, headers and the state trie directly, and (in the
+//! guest) alloy's and revm's hashes through the `native_keccak256` hook.
 //!
-//! - [`witness`]: the execution witness (trie nodes, bytecodes, ancestor headers), its compact
-//!   RLP encoding for the guest's input, and the pre-state check: the parent header's
-//!   `state_root` must be one of the witness's nodes.
+//! Modules: [`witness`] (the witness, pre-state root), [`chain`] (fork schedule), [`header`]
+//! (ancestors, header rules), [`body`] (roots, senders), [`db`] (the witness as revm's database),
+//! [`execute`] (alloy-evm's block executor, state changes into the trie), [`validate`] (the
+//! whole check), [`input`] (what the guest reads), [`error`].
 #![no_std]
 #![warn(missing_docs)]
 
 extern crate alloc;
 
+pub mod body;
+pub mod chain;
+pub mod db;
+pub mod error;
+pub mod execute;
+pub mod header;
+pub mod input;
+pub mod validate;
 pub mod witness;
 
+pub use chain::ChainConfig;
+pub use error::{DbError, ValidationError};
+pub use input::StatelessInput;
+pub use validate::{validate_block, BlockOutput};
 pub use witness::{ExecutionWitness, WitnessError};

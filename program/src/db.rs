@@ -1,0 +1,88 @@
+//! revm's view of the pre-state: accounts and storage read through the witness trie, bytecodes
+//! by hash, and block hashes of the proven ancestors.
+//!
+//! Whatever execution asks for and the witness cannot prove is an error, never a default: a
+//! missing trie node, a code hash with no code, a block hash with no header. The first such
+//! error is also kept in [`WitnessDb::error`], because the block executor flattens database
+//! errors into strings and the validator reports the typed one.
+
+use alloy_primitives::{map::B256Map, map::HashMap, Address, Bytes, B256, U256};
+use alloy_trie::KECCAK_EMPTY;
+use mpt::StateTrie;
+use revm::bytecode::Bytecode;
+use revm::state::AccountInfo;
+
+use crate::error::DbError;
+
+/// The witness as a revm database.
+#[derive(Debug)]
+pub struct WitnessDb<'s> {
+    /// The pre-state trie (read only here; changes go through revm's `State`).
+    pub state: StateTrie<'s>,
+    codes: B256Map<Bytes>,
+    block_hashes: HashMap<u64, B256>,
+    /// The first database error execution hit.
+    pub error: Option<DbError>,
+}
+
+impl<'s> WitnessDb<'s> {
+    /// A database over `state`, the witness's `codes` and the ancestors' hashes.
+    pub fn new(state: StateTrie<'s>, codes: &[Bytes], block_hashes: HashMap<u64, B256>) -> Self {
+        let codes = codes
+            .iter()
+            .map(|code| (mpt::keccak256(code), code.clone()))
+            .collect();
+        Self {
+            state,
+            codes,
+            block_hashes,
+            error: None,
+        }
+    }
+
+    fn fail<T>(&mut self, error: DbError) -> Result<T, DbError> {
+        self.error.get_or_insert_with(|| error.clone());
+        Err(error)
+    }
+}
+
+impl revm::Database for WitnessDb<'_> {
+    type Error = DbError;
+
+    fn basic(&mut self, address: Address) -> Result<Option<AccountInfo>, DbError> {
+        match self.state.account(address) {
+            Ok(account) => Ok(account.map(|a| AccountInfo {
+                balance: a.balance,
+                nonce: a.nonce,
+                code_hash: a.code_hash,
+                code: (a.code_hash == KECCAK_EMPTY).then(Bytecode::default),
+                ..Default::default()
+            })),
+            Err(e) => self.fail(e.into()),
+        }
+    }
+
+    fn code_by_hash(&mut self, code_hash: B256) -> Result<Bytecode, DbError> {
+        if code_hash == KECCAK_EMPTY {
+            return Ok(Bytecode::default());
+        }
+        match self.codes.get(&code_hash) {
+            Some(code) => Ok(Bytecode::new_raw(code.clone())),
+            None => self.fail(DbError::MissingCode(code_hash)),
+        }
+    }
+
+    fn storage(&mut self, address: Address, index: U256) -> Result<U256, DbError> {
+        match self.state.storage(address, index) {
+            Ok(value) => Ok(value),
+            Err(e) => self.fail(e.into()),
+        }
+    }
+
+    fn block_hash(&mut self, number: u64) -> Result<B256, DbError> {
+        match self.block_hashes.get(&number) {
+            Some(hash) => Ok(*hash),
+            None => self.fail(DbError::MissingBlockHash(number)),
+        }
+    }
+}

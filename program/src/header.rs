@@ -1,0 +1,208 @@
+//! Ancestor headers and the block header against its parent.
+//!
+//! Written by hand: alloy-consensus decodes headers but has no consensus rules, and reth's
+//! validators do not build for the guest. Post-merge rules only: a proof-of-work block is
+//! refused ([`ValidationError::PreMerge`]).
+
+use alloc::vec::Vec;
+use alloy_consensus::{Header, EMPTY_OMMER_ROOT_HASH};
+use alloy_eips::eip1559::BaseFeeParams;
+use alloy_eips::eip4844::DATA_GAS_PER_BLOB;
+use alloy_hardforks::EthereumHardforks;
+use alloy_primitives::{map::HashMap, Bytes, B256, B64, U256};
+use alloy_rlp::Decodable;
+
+use crate::chain::ChainConfig;
+use crate::error::{field, opt, ValidationError};
+
+/// BLOCKHASH reaches the 256 most recent blocks.
+pub const MAX_ANCESTORS: usize = 256;
+/// The gas limit may move by less than 1/1024 of the parent's per block.
+const GAS_LIMIT_BOUND_DIVISOR: u64 = 1024;
+/// The smallest gas limit.
+const MIN_GAS_LIMIT: u64 = 5000;
+/// Longest `extra_data`.
+const MAX_EXTRA_DATA: usize = 32;
+/// EIP-7934 (Osaka): the largest block RLP.
+pub const MAX_RLP_BLOCK_SIZE: usize = 10_485_760 - 2_097_152;
+
+/// Decodes the witness's ancestor headers and checks they form a chain: consecutive numbers,
+/// each `parent_hash` the keccak of the previous header's RLP. Returns the headers (parent last)
+/// and the block hashes they prove, by number, for BLOCKHASH.
+pub fn decode_ancestors(
+    headers: &[Bytes],
+) -> Result<(Vec<Header>, HashMap<u64, B256>), ValidationError> {
+    if headers.len() > MAX_ANCESTORS {
+        return Err(ValidationError::TooManyAncestors(headers.len()));
+    }
+    let mut decoded: Vec<Header> = Vec::with_capacity(headers.len());
+    let mut hashes = HashMap::default();
+    let mut previous_hash = B256::ZERO;
+    for (index, rlp) in headers.iter().enumerate() {
+        let mut buf = rlp.as_ref();
+        let header = Header::decode(&mut buf)
+            .map_err(|source| ValidationError::AncestorRlp { index, source })?;
+        if !buf.is_empty() {
+            return Err(ValidationError::AncestorRlp {
+                index,
+                source: alloy_rlp::Error::UnexpectedLength,
+            });
+        }
+        if let Some(previous) = decoded.last() {
+            if header.number != previous.number + 1 {
+                return Err(ValidationError::AncestorNumber {
+                    index,
+                    expected: previous.number + 1,
+                    got: header.number,
+                });
+            }
+            if header.parent_hash != previous_hash {
+                return Err(ValidationError::AncestorLink {
+                    index,
+                    expected: previous_hash,
+                    got: header.parent_hash,
+                });
+            }
+        }
+        previous_hash = mpt::keccak256(rlp);
+        hashes.insert(header.number, previous_hash);
+        decoded.push(header);
+    }
+    Ok((decoded, hashes))
+}
+
+/// Checks `header` on its own and against `parent` under `chain`'s rules.
+pub fn validate_header(
+    header: &Header,
+    parent: &Header,
+    chain: &ChainConfig,
+) -> Result<(), ValidationError> {
+    if !chain.is_paris_active_at_block(header.number) {
+        return Err(ValidationError::PreMerge(header.number));
+    }
+    if header.number != parent.number + 1 {
+        return Err(field("number", parent.number + 1, header.number));
+    }
+    if header.timestamp <= parent.timestamp {
+        return Err(ValidationError::HeaderField {
+            field: "timestamp",
+            expected: alloc::format!("> {}", parent.timestamp),
+            got: alloc::format!("{}", header.timestamp),
+        });
+    }
+    let bound = parent.gas_limit / GAS_LIMIT_BOUND_DIVISOR;
+    if header.gas_limit.abs_diff(parent.gas_limit) >= bound || header.gas_limit < MIN_GAS_LIMIT {
+        return Err(ValidationError::GasLimit {
+            parent: parent.gas_limit,
+            got: header.gas_limit,
+        });
+    }
+    if header.gas_used > header.gas_limit {
+        return Err(ValidationError::HeaderField {
+            field: "gas_used",
+            expected: alloc::format!("<= gas_limit {}", header.gas_limit),
+            got: alloc::format!("{}", header.gas_used),
+        });
+    }
+    if header.extra_data.len() > MAX_EXTRA_DATA {
+        return Err(field(
+            "extra_data length",
+            MAX_EXTRA_DATA,
+            header.extra_data.len(),
+        ));
+    }
+    // Proof-of-stake: no difficulty, nonce or ommers.
+    if header.difficulty != U256::ZERO {
+        return Err(field("difficulty", U256::ZERO, header.difficulty));
+    }
+    if header.nonce != B64::ZERO {
+        return Err(field("nonce", B64::ZERO, header.nonce));
+    }
+    if header.ommers_hash != EMPTY_OMMER_ROOT_HASH {
+        return Err(field(
+            "ommers_hash",
+            EMPTY_OMMER_ROOT_HASH,
+            header.ommers_hash,
+        ));
+    }
+    // EIP-1559.
+    let expected_base_fee = parent.next_block_base_fee(BaseFeeParams::ethereum());
+    if expected_base_fee.is_none() || header.base_fee_per_gas != expected_base_fee {
+        return Err(field(
+            "base_fee_per_gas",
+            opt(expected_base_fee),
+            opt(header.base_fee_per_gas),
+        ));
+    }
+    let t = header.timestamp;
+    fork_field(
+        "withdrawals_root",
+        header.withdrawals_root.is_some(),
+        chain.is_shanghai_active_at_timestamp(t),
+    )?;
+    let cancun = chain.is_cancun_active_at_timestamp(t);
+    fork_field("blob_gas_used", header.blob_gas_used.is_some(), cancun)?;
+    fork_field("excess_blob_gas", header.excess_blob_gas.is_some(), cancun)?;
+    fork_field(
+        "parent_beacon_block_root",
+        header.parent_beacon_block_root.is_some(),
+        cancun,
+    )?;
+    fork_field(
+        "requests_hash",
+        header.requests_hash.is_some(),
+        chain.is_prague_active_at_timestamp(t),
+    )?;
+    if cancun {
+        validate_blob_gas(header, parent, chain)?;
+    }
+    Ok(())
+}
+
+fn fork_field(field: &'static str, present: bool, required: bool) -> Result<(), ValidationError> {
+    if present == required {
+        Ok(())
+    } else {
+        Err(ValidationError::ForkField { field, required })
+    }
+}
+
+/// EIP-4844 / EIP-7918: `excess_blob_gas` follows from the parent with the block's fork's blob
+/// schedule, and `blob_gas_used` is whole blobs within the maximum.
+fn validate_blob_gas(
+    header: &Header,
+    parent: &Header,
+    chain: &ChainConfig,
+) -> Result<(), ValidationError> {
+    let params = chain
+        .blob_params_at(header.timestamp)
+        .ok_or(ValidationError::ForkField {
+            field: "blob schedule",
+            required: true,
+        })?;
+    let used = header.blob_gas_used.unwrap_or_default();
+    if used % DATA_GAS_PER_BLOB != 0 || used > params.max_blob_count * DATA_GAS_PER_BLOB {
+        return Err(ValidationError::HeaderField {
+            field: "blob_gas_used",
+            expected: alloc::format!(
+                "a multiple of {DATA_GAS_PER_BLOB} up to {}",
+                params.max_blob_count * DATA_GAS_PER_BLOB
+            ),
+            got: alloc::format!("{used}"),
+        });
+    }
+    // A parent before Cancun counts as zero excess and zero use.
+    let expected = params.next_block_excess_blob_gas_osaka(
+        parent.excess_blob_gas.unwrap_or_default(),
+        parent.blob_gas_used.unwrap_or_default(),
+        parent.base_fee_per_gas.unwrap_or_default(),
+    );
+    if header.excess_blob_gas != Some(expected) {
+        return Err(field(
+            "excess_blob_gas",
+            opt(Some(expected)),
+            opt(header.excess_blob_gas),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,138 @@
+//! The whole check: a block is valid when every step below passes.
+//!
+//! 1. the block decodes; ancestors chain up to its parent ([`decode_ancestors`]);
+//! 2. the header obeys the fork's rules against its parent ([`validate_header`]);
+//! 3. the body matches the header's roots and every sender recovers;
+//! 4. the witness holds the parent's state root;
+//! 5. execution (system calls, transactions, withdrawals, requests) succeeds;
+//! 6. gas used, blob gas used, receipts root, logs bloom and requests hash match the header;
+//! 7. the state changes, applied to the trie, give the header's state root.
+
+use alloy_consensus::{proofs, Block, Header, TxEnvelope, TxReceipt};
+use alloy_hardforks::EthereumHardforks;
+use alloy_primitives::{Bloom, B256};
+use alloy_rlp::{Decodable, Encodable};
+
+use crate::body::{recover_senders, validate_body};
+use crate::chain::ChainConfig;
+use crate::db::WitnessDb;
+use crate::error::ValidationError;
+use crate::execute::{apply_bundle, execute};
+use crate::header::{decode_ancestors, validate_header, MAX_RLP_BLOCK_SIZE};
+use crate::witness::{ExecutionWitness, WitnessError};
+
+/// What a valid block commits to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BlockOutput {
+    /// keccak256 of the header.
+    pub block_hash: B256,
+    /// The parent's hash.
+    pub parent_hash: B256,
+    /// The parent's state root.
+    pub pre_state_root: B256,
+    /// The block's state root, as recomputed.
+    pub post_state_root: B256,
+    /// Gas used.
+    pub gas_used: u64,
+    /// Transactions.
+    pub tx_count: usize,
+}
+
+/// keccak256 of a header's RLP, streamed into the sponge.
+pub fn header_hash(header: &Header) -> B256 {
+    let mut sponge = mpt::Keccak256::new();
+    header.encode(&mut sponge);
+    sponge.finalize()
+}
+
+fn check<T: PartialEq>(
+    expected: T,
+    got: T,
+    error: impl FnOnce(T, T) -> ValidationError,
+) -> Result<(), ValidationError> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(error(expected, got))
+    }
+}
+
+/// Validates the block `block_rlp` against `witness` under `chain`.
+pub fn validate_block(
+    block_rlp: &[u8],
+    witness: &ExecutionWitness,
+    chain: &ChainConfig,
+) -> Result<BlockOutput, ValidationError> {
+    let mut buf = block_rlp;
+    let block = Block::<TxEnvelope>::decode(&mut buf).map_err(ValidationError::BlockRlp)?;
+    if !buf.is_empty() {
+        return Err(ValidationError::BlockRlp(
+            alloy_rlp::Error::UnexpectedLength,
+        ));
+    }
+    let header = &block.header;
+    if chain.is_osaka_active_at_timestamp(header.timestamp) && block_rlp.len() > MAX_RLP_BLOCK_SIZE
+    {
+        return Err(ValidationError::BlockTooLarge {
+            size: block_rlp.len(),
+            limit: MAX_RLP_BLOCK_SIZE,
+        });
+    }
+
+    let (ancestors, block_hashes) = decode_ancestors(&witness.headers)?;
+    let parent = ancestors.last().ok_or(WitnessError::NoParentHeader)?;
+    let parent_hash = block_hashes[&parent.number];
+    check(parent_hash, header.parent_hash, |expected, got| {
+        ValidationError::ParentHash { expected, got }
+    })?;
+    validate_header(header, parent, chain)?;
+    validate_body(&block, chain)?;
+    let senders = recover_senders(&block.body.transactions)?;
+
+    let store = witness.node_store();
+    let state = witness.pre_state(&store)?;
+    let mut db = WitnessDb::new(state, &witness.codes, block_hashes);
+    let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
+
+    check(header.gas_used, result.gas_used, |expected, got| {
+        ValidationError::GasUsed { expected, got }
+    })?;
+    if let Some(expected) = header.blob_gas_used {
+        check(expected, result.blob_gas_used, |expected, got| {
+            ValidationError::BlobGasUsed { expected, got }
+        })?;
+    }
+    let receipts_root = proofs::calculate_receipt_root(&result.receipts);
+    check(header.receipts_root, receipts_root, |expected, got| {
+        ValidationError::ReceiptsRoot { expected, got }
+    })?;
+    let bloom = result
+        .receipts
+        .iter()
+        .fold(Bloom::ZERO, |acc, r| acc | r.bloom());
+    check(header.logs_bloom, bloom, |expected, got| {
+        ValidationError::LogsBloom { expected, got }
+    })?;
+    if let Some(expected) = header.requests_hash {
+        let got = result.requests.requests_hash();
+        check(expected, got, |expected, got| {
+            ValidationError::RequestsHash { expected, got }
+        })?;
+    }
+
+    let mut state = db.state;
+    apply_bundle(&mut state, &bundle).map_err(ValidationError::StateUpdate)?;
+    let post_state_root = state.root().map_err(ValidationError::StateUpdate)?;
+    check(header.state_root, post_state_root, |expected, got| {
+        ValidationError::StateRoot { expected, got }
+    })?;
+
+    Ok(BlockOutput {
+        block_hash: header_hash(header),
+        parent_hash,
+        pre_state_root: parent.state_root,
+        post_state_root,
+        gas_used: result.gas_used,
+        tx_count: block.body.transactions.len(),
+    })
+}
