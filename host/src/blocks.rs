@@ -58,8 +58,8 @@ struct WitnessJson {
 /// A block and its witness, as loaded from disk.
 #[derive(Debug, Clone)]
 pub struct BlockData {
-    /// The block number (from the file name).
-    pub number: u64,
+    /// The block's id: its number, or a fixture's name (from the file name).
+    pub id: String,
     /// The raw block RLP.
     pub block_rlp: Vec<u8>,
     /// The block header's RLP (a slice of `block_rlp`'s first item).
@@ -82,11 +82,11 @@ impl BlockData {
     }
 }
 
-/// Paths of block `number`'s two files in `dir`.
-pub fn block_paths(dir: &Path, number: u64) -> (PathBuf, PathBuf) {
+/// Paths of block `id`'s two files in `dir`.
+pub fn block_paths(dir: &Path, id: &str) -> (PathBuf, PathBuf) {
     (
-        dir.join(format!("{number}.block.rlp")),
-        dir.join(format!("{number}.witness.json")),
+        dir.join(format!("{id}.block.rlp")),
+        dir.join(format!("{id}.witness.json")),
     )
 }
 
@@ -119,9 +119,9 @@ fn first_item(block: &[u8]) -> Result<std::ops::Range<usize>, alloy_rlp::Error> 
     Ok(start..end)
 }
 
-/// Loads block `number` from `dir`.
-pub fn load(dir: &Path, number: u64) -> Result<BlockData, LoadError> {
-    let (block_path, witness_path) = block_paths(dir, number);
+/// Loads block `id` (a number, or a fixture's name) from `dir`.
+pub fn load(dir: &Path, id: &str) -> Result<BlockData, LoadError> {
+    let (block_path, witness_path) = block_paths(dir, id);
     let block_rlp = read(&block_path)?;
     let header_range = first_item(&block_rlp).map_err(|source| LoadError::Block {
         path: block_path.clone(),
@@ -133,7 +133,7 @@ pub fn load(dir: &Path, number: u64) -> Result<BlockData, LoadError> {
         source,
     })?;
     Ok(BlockData {
-        number,
+        id: id.to_owned(),
         block_rlp,
         header_range,
         witness: ExecutionWitness {

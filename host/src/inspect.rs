@@ -28,8 +28,8 @@ pub enum RootSource {
 /// What [`inspect`] found.
 #[derive(Debug, Clone)]
 pub struct WitnessReport {
-    /// The block number.
-    pub block: u64,
+    /// The block's id.
+    pub block: String,
     /// keccak256 of the block header.
     pub block_hash: B256,
     /// Trie nodes in the witness (with duplicates).
@@ -113,7 +113,7 @@ pub fn inspect(data: &BlockData, given_root: Option<B256>) -> Result<WitnessRepo
         unresolved += s.unresolved;
     }
     Ok(WitnessReport {
-        block: data.number,
+        block: data.id.clone(),
         block_hash: data.block_hash(),
         nodes: witness.state.len(),
         distinct_nodes: store.len(),

@@ -2,7 +2,11 @@
 //!
 //! - [`blocks`]: the on-disk block format (`<n>.block.rlp` + `<n>.witness.json`, what an
 //!   archive node's `debug_getRawBlock` / `debug_executionWitness` return) and its loading.
+//! - [`chain`]: chain configurations from genesis-style JSON.
 //! - [`inspect`]: what a witness holds and which accounts and storage slots it reaches.
+//! - [`run`]: validating a block natively.
 
 pub mod blocks;
+pub mod chain;
 pub mod inspect;
+pub mod run;

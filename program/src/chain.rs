@@ -277,3 +277,14 @@ impl Decodable for ChainConfig {
         })
     }
 }
+
+impl ChainConfig {
+    /// The latest fork active at a block (number, timestamp).
+    pub fn fork_at(&self, number: u64, timestamp: u64) -> EthereumHardfork {
+        self.forks
+            .iter()
+            .filter(|(_, c)| c.active_at_block(number) || c.active_at_timestamp(timestamp))
+            .max_by_key(|(fork, _)| fork_code(*fork))
+            .map_or(EthereumHardfork::Frontier, |(fork, _)| *fork)
+    }
+}

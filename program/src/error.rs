@@ -1,6 +1,7 @@
 //! Why a block is not a valid state transition: one variant per check, each naming the field,
 //! node or root and the expected and actual values.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloy_primitives::{Bloom, B256};
 use mpt::TrieError;
@@ -164,10 +165,10 @@ pub enum ValidationError {
     /// The logs bloom differs from the header's.
     #[error("logs_bloom mismatch: header says {expected}, execution gives {got}")]
     LogsBloom {
-        /// The header's.
-        expected: Bloom,
+        /// The header's (boxed: 256 bytes each would bloat every `Result`).
+        expected: Box<Bloom>,
         /// Computed.
-        got: Bloom,
+        got: Box<Bloom>,
     },
     /// The EIP-7685 requests hash differs from the header's.
     #[error("requests_hash mismatch: header says {expected}, execution gives {got}")]

@@ -181,7 +181,7 @@ fn validate_blob_gas(
             required: true,
         })?;
     let used = header.blob_gas_used.unwrap_or_default();
-    if used % DATA_GAS_PER_BLOB != 0 || used > params.max_blob_count * DATA_GAS_PER_BLOB {
+    if !used.is_multiple_of(DATA_GAS_PER_BLOB) || used > params.max_blob_count * DATA_GAS_PER_BLOB {
         return Err(ValidationError::HeaderField {
             field: "blob_gas_used",
             expected: alloc::format!(

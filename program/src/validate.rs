@@ -111,7 +111,10 @@ pub fn validate_block(
         .iter()
         .fold(Bloom::ZERO, |acc, r| acc | r.bloom());
     check(header.logs_bloom, bloom, |expected, got| {
-        ValidationError::LogsBloom { expected, got }
+        ValidationError::LogsBloom {
+            expected: expected.into(),
+            got: got.into(),
+        }
     })?;
     if let Some(expected) = header.requests_hash {
         let got = result.requests.requests_hash();

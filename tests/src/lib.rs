@@ -41,6 +41,6 @@ pub const ROOT_23587691: &str =
 
 /// Loads a mainnet block.
 pub fn mainnet_block(number: u64) -> host::blocks::BlockData {
-    host::blocks::load(&shared_blocks_dir().join("mainnet"), number)
+    host::blocks::load(&shared_blocks_dir().join("mainnet"), &number.to_string())
         .unwrap_or_else(|e| panic!("loading block {number}: {e}"))
 }
