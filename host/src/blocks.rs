@@ -98,7 +98,7 @@ fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
 }
 
 /// The byte range of the first item of an RLP list (a block's header).
-fn first_item(block: &[u8]) -> Result<std::ops::Range<usize>, alloy_rlp::Error> {
+pub fn first_item(block: &[u8]) -> Result<std::ops::Range<usize>, alloy_rlp::Error> {
     let mut buf = block;
     let outer = alloy_rlp::Header::decode(&mut buf)?;
     if !outer.list {

@@ -3,10 +3,12 @@
 //! - [`blocks`]: the on-disk block format (`<n>.block.rlp` + `<n>.witness.json`, what an
 //!   archive node's `debug_getRawBlock` / `debug_executionWitness` return) and its loading.
 //! - [`chain`]: chain configurations from genesis-style JSON.
+//! - [`fixtures`]: EEST blockchain tests, and the full-state → witness converter they need.
 //! - [`inspect`]: what a witness holds and which accounts and storage slots it reaches.
 //! - [`run`]: validating a block natively.
 
 pub mod blocks;
 pub mod chain;
+pub mod fixtures;
 pub mod inspect;
 pub mod run;

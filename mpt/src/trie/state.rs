@@ -164,6 +164,19 @@ impl<'s> StateTrie<'s> {
         }
     }
 
+    /// The RLP of every node of the account trie and the storage tries opened so far, after
+    /// computing the root: with the codes, the witness of this state for every key read or
+    /// written. A state built from scratch (every account and slot written) yields the witness
+    /// of the whole state.
+    pub fn encoded_nodes(&mut self) -> Result<Vec<Vec<u8>>, TrieError> {
+        self.root()?;
+        let mut nodes = self.accounts.encoded_nodes();
+        for (trie, _) in self.storage.values_mut() {
+            nodes.extend(trie.encoded_nodes());
+        }
+        Ok(nodes)
+    }
+
     /// The account trie itself.
     pub fn accounts(&mut self) -> &mut Trie<'s> {
         &mut self.accounts
