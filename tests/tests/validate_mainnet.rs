@@ -26,3 +26,71 @@ fn block_without_parent_header_is_rejected_by_name() {
     assert_eq!(err, ValidationError::Witness(WitnessError::NoParentHeader));
     assert!(err.to_string().contains("no parent header"), "{err}");
 }
+
+#[test]
+fn guest_input_round_trips_through_rlp() {
+    use alloy_rlp::{Decodable, Encodable};
+    use program::StatelessInput;
+    let data = mainnet_block(24171384);
+    let input = StatelessInput {
+        block: data.block_rlp.clone().into(),
+        witness: data.witness.clone(),
+        chain: ChainConfig::mainnet(),
+    };
+    let mut encoded = Vec::new();
+    input.encode(&mut encoded);
+    let decoded = StatelessInput::decode(&mut encoded.as_slice()).unwrap();
+    assert_eq!(decoded.block, input.block);
+    assert_eq!(decoded.witness, input.witness);
+    assert_eq!(decoded.validate().unwrap(), input.validate().unwrap());
+    let w = &data.witness;
+    let payload: usize = data.block_rlp.len()
+        + w.state
+            .iter()
+            .chain(&w.codes)
+            .chain(&w.headers)
+            .map(|b| b.len())
+            .sum::<usize>();
+    println!(
+        "guest input: {} bytes, {} of them RLP framing",
+        encoded.len(),
+        encoded.len() - payload
+    );
+}
+
+#[test]
+fn malformed_files_are_errors_not_panics() {
+    let dir = std::env::temp_dir().join(format!("sv-malformed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, &[u8], &[u8]); 4] = [
+        (
+            "garbage",
+            b"\xff\x00garbage",
+            b"{\"state\":[],\"codes\":[]}",
+        ),
+        ("badjson", b"\xc0", b"{\"state\": [\"0xzz\"]}"),
+        (
+            "emptyblock",
+            b"\xc4\xc0\xc0\xc0\xc0",
+            b"{\"state\":[],\"codes\":[],\"headers\":[]}",
+        ),
+        (
+            "truncated",
+            b"\xf9\x02",
+            b"{\"state\":[],\"codes\":[],\"headers\":[\"0xc0\"]}",
+        ),
+    ];
+    for (id, block, witness) in cases {
+        std::fs::write(dir.join(format!("{id}.block.rlp")), block).unwrap();
+        std::fs::write(dir.join(format!("{id}.witness.json")), witness).unwrap();
+        match host::run::run_native(&dir, id, None) {
+            Err(e) => println!("{id}: load error: {e}"),
+            Ok(run) => {
+                let err = run.verdict.expect_err("malformed input must not validate");
+                println!("{id}: invalid: {err}");
+            }
+        }
+    }
+    assert!(host::run::run_native(&dir, "absent", None).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
