@@ -7,7 +7,9 @@ use alloy_primitives::B256;
 use clap::{Parser, Subcommand};
 use host::blocks::{self, DEFAULT_BLOCKS_DIR};
 use host::inspect::{inspect, RootSource, WitnessReport};
+use host::report::{run_in_vm, Comparison, Mode, RunReport};
 use host::run::{run_native, NativeRun};
+use host::vm::Keccak;
 
 #[derive(Parser)]
 #[command(
@@ -22,7 +24,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Validate a block: decode, check header and body, execute, and check the post-state root.
+    /// Validate a block: natively, or as the guest in the OpenVM VM (metered by default).
     Run {
         /// Block number or fixture name (reads `<BLOCK>.block.rlp` and `<BLOCK>.witness.json`).
         #[arg(long)]
@@ -30,11 +32,39 @@ enum Command {
         /// Directory holding the block files.
         #[arg(long, default_value = DEFAULT_BLOCKS_DIR)]
         blocks_dir: PathBuf,
-        /// Validate natively on the host (the only mode until the VM pipeline lands).
+        /// How to run it.
+        #[arg(long, value_enum, default_value_t = Mode::Metered)]
+        mode: Mode,
+        /// Shorthand for `--mode native`.
         #[arg(long)]
         native: bool,
+        /// The guest's keccak (VM modes).
+        #[arg(long, value_enum, default_value_t = Keccak::Ours)]
+        keccak: Keccak,
+        /// Also print a per-segment table (metered mode).
+        #[arg(long)]
+        segments: bool,
+        /// Write the report as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
         /// Genesis-style chain config (JSON). Default: `<BLOCK>.chain.json` beside the block
         /// files if present, else Ethereum mainnet.
+        #[arg(long)]
+        chain: Option<PathBuf>,
+    },
+    /// Run a block in the VM with OpenVM's stock keccak and with ours, and compare the metered
+    /// statistics.
+    Compare {
+        /// Block number or fixture name.
+        #[arg(long)]
+        block: String,
+        /// Directory holding the block files.
+        #[arg(long, default_value = DEFAULT_BLOCKS_DIR)]
+        blocks_dir: PathBuf,
+        /// Write `{"block", "stock", "ours"}` as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Genesis-style chain config (JSON).
         #[arg(long)]
         chain: Option<PathBuf>,
     },
@@ -56,7 +86,7 @@ fn print_run(run: &NativeRun) -> ExitCode {
     let fork = run.fork().unwrap_or_else(|| "?".into());
     match &run.verdict {
         Ok(out) => {
-            println!("block {} VALID ({fork}, native)", run.data.id);
+            println!("block {} VALID natively ({fork})", run.data.id);
             println!("  block hash       {}", out.block_hash);
             println!("  parent hash      {}", out.parent_hash);
             println!("  pre-state root   {}", out.pre_state_root);
@@ -70,7 +100,7 @@ fn print_run(run: &NativeRun) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            println!("block {} INVALID ({fork}, native): {e}", run.data.id);
+            println!("block {} INVALID ({fork}): {e}", run.data.id);
             ExitCode::from(1)
         }
     }
@@ -98,17 +128,125 @@ fn print_witness(r: &WitnessReport) {
     );
 }
 
+fn print_metered(report: &RunReport, segments: bool) {
+    let (Some(insns), Some(cells), Some(memory), Some(segs)) = (
+        report.instructions,
+        report.main_cells,
+        report.memory_bytes,
+        report.segments,
+    ) else {
+        println!("  wall time        {:.2} s", report.wall_s);
+        return;
+    };
+    println!("  instructions     {insns}");
+    println!("  main cells       {cells}");
+    println!("  memory bytes     {memory}");
+    println!("  segments         {segs}");
+    println!(
+        "  wall time        {:.2} s ({:.1} M instructions/s)",
+        report.wall_s,
+        report.throughput.unwrap_or_default() / 1e6
+    );
+    if let (true, Some(stats)) = (segments, &report.segment_stats) {
+        println!("  | segment | instructions | main cells | memory bytes |");
+        for (k, s) in stats.iter().enumerate() {
+            println!(
+                "  | {k} | {} | {} | {} |",
+                s.instructions, s.main_cells, s.memory_bytes
+            );
+        }
+    }
+}
+
+fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
+    std::fs::write(path, serde_json::to_vec_pretty(value)?)?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    block: &str,
+    dir: &std::path::Path,
+    mode: Mode,
+    keccak: Keccak,
+    segments: bool,
+    json: Option<&std::path::Path>,
+    chain: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
+    let native = run_native(dir, block, chain)?;
+    let code = print_run(&native);
+    let report = match mode {
+        Mode::Native => RunReport::native(&native),
+        _ if native.verdict.is_err() => RunReport::native(&native),
+        _ => {
+            let report = run_in_vm(&native, mode, keccak)?;
+            println!("block {} VALID in the VM ({mode:?}, keccak {}): public values match the native run", block, keccak.name());
+            print_metered(&report, segments);
+            report
+        }
+    };
+    if let Some(path) = json {
+        write_json(path, &report)?;
+    }
+    Ok(code)
+}
+
+fn compare(
+    block: &str,
+    dir: &std::path::Path,
+    json: Option<&std::path::Path>,
+    chain: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
+    let native = run_native(dir, block, chain)?;
+    if print_run(&native) != ExitCode::SUCCESS {
+        anyhow::bail!("block {block} is invalid natively; nothing to compare");
+    }
+    let stock = run_in_vm(&native, Mode::Metered, Keccak::Stock)?;
+    let ours = run_in_vm(&native, Mode::Metered, Keccak::Ours)?;
+    let comparison = Comparison {
+        block: block.to_owned(),
+        stock,
+        ours,
+    };
+    println!("\nblock {block}: OpenVM stock keccak versus ours (metered)\n");
+    print!("{}", comparison.table());
+    if let Some(path) = json {
+        write_json(path, &comparison)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run {
             block,
             blocks_dir,
-            native: _,
+            mode,
+            native,
+            keccak,
+            segments,
+            json,
             chain,
-        } => run_native(&blocks_dir, &block, chain.as_deref())
-            .map(|run| print_run(&run))
-            .map_err(anyhow::Error::from),
+        } => {
+            let mode = if native { Mode::Native } else { mode };
+            run(
+                &block,
+                &blocks_dir,
+                mode,
+                keccak,
+                segments,
+                json.as_deref(),
+                chain.as_deref(),
+            )
+        }
+        Command::Compare {
+            block,
+            blocks_dir,
+            json,
+            chain,
+        } => compare(&block, &blocks_dir, json.as_deref(), chain.as_deref()),
         Command::Witness {
             block,
             blocks_dir,

@@ -21,6 +21,7 @@
 //!   (On the host, stock hashing is OpenVM's tiny-keccak fallback and `xorin` stays ours: the
 //!   host has no `XORIN`.)
 
+pub mod census;
 mod machine;
 mod sponge;
 #[cfg(feature = "stock-keccak")]
@@ -67,7 +68,9 @@ pub fn keccak256(data: impl AsRef<[u8]>) -> B256 {
     }
     #[cfg(feature = "stock-keccak")]
     {
-        B256::new(openvm_keccak256::keccak256(data.as_ref()))
+        let mut hasher = Keccak256::new();
+        hasher.update(data.as_ref());
+        hasher.finalize()
     }
 }
 

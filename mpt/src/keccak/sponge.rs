@@ -75,6 +75,8 @@ impl<M: Machine> Sponge<M> {
     /// Absorb one byte: a software XOR (a 1-byte `XORIN` cannot exist).
     #[inline]
     pub fn update_byte(&mut self, byte: u8) {
+        #[cfg(feature = "census")]
+        super::census::with(|c| c.software_bytes += 1);
         self.state.0[self.idx] ^= byte;
         self.idx += 1;
         if self.idx == RATE {
@@ -97,6 +99,8 @@ impl<M: Machine> Sponge<M> {
 
     #[inline(always)]
     fn permute(&mut self) {
+        #[cfg(feature = "census")]
+        super::census::with(|c| c.keccakf += 1);
         M::keccakf(&mut self.state);
         self.idx = 0;
     }
@@ -113,6 +117,8 @@ impl<M: Machine> Sponge<M> {
     pub(crate) fn squeeze(&mut self) -> B256 {
         self.state.0[self.idx] ^= 0x01;
         self.state.0[RATE - 1] ^= 0x80;
+        #[cfg(feature = "census")]
+        super::census::with(|c| c.keccakf += 1);
         M::keccakf(&mut self.state);
         let mut out = B256::ZERO;
         out.0.copy_from_slice(&self.state.0[..32]);

@@ -12,6 +12,9 @@ use core::mem::MaybeUninit;
 pub struct Keccak256 {
     inner: openvm_keccak256::Keccak256,
     spill: [MaybeUninit<u8>; 8],
+    /// The stock sponge's absorb offset, replayed for the census.
+    #[cfg(feature = "census")]
+    idx: usize,
 }
 
 impl core::fmt::Debug for Keccak256 {
@@ -32,24 +35,32 @@ impl Keccak256 {
         Self {
             inner: openvm_keccak256::Keccak256::new(),
             spill: [MaybeUninit::uninit(); 8],
+            #[cfg(feature = "census")]
+            idx: 0,
         }
     }
 
     /// Absorb `data`.
     #[inline]
     pub fn update(&mut self, data: &[u8]) {
+        #[cfg(feature = "census")]
+        {
+            self.idx = super::census::replay_stock_update(self.idx, data.as_ptr(), data.len());
+        }
         self.inner.update(data);
     }
 
     /// Absorb one byte.
     #[inline]
     pub fn update_byte(&mut self, byte: u8) {
-        self.inner.update(&[byte]);
+        self.update(&[byte]);
     }
 
     /// Pad, permute and squeeze.
     #[inline]
     pub fn finalize(self) -> B256 {
+        #[cfg(feature = "census")]
+        super::census::with(|c| c.keccakf += 1);
         let mut out = B256::ZERO;
         self.inner.finalize(&mut out.0);
         out

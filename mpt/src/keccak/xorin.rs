@@ -106,6 +106,26 @@ struct Stage([MaybeUninit<u8>; RATE + MAX_WORD]);
 #[inline(always)]
 pub unsafe fn xorin<M: Machine>(state: *mut u8, input: *const u8, len: usize) {
     const { assert!(M::WORD.is_power_of_two() && M::WORD <= MAX_WORD) };
+    #[cfg(feature = "census")]
+    let heap = super::census::heap_position();
+    #[cfg(feature = "census")]
+    super::census::record_call(state, input, len, M::WORD);
+    #[cfg(feature = "census")]
+    {
+        // SAFETY: forwarded caller contract.
+        unsafe { xorin_dispatch::<M>(state, input, len) };
+        let grown = (super::census::heap_position() - heap) as u64;
+        super::census::with(|c| c.heap_bytes += grown);
+    }
+    #[cfg(not(feature = "census"))]
+    // SAFETY: forwarded caller contract.
+    unsafe {
+        xorin_dispatch::<M>(state, input, len)
+    }
+}
+
+#[inline(always)]
+unsafe fn xorin_dispatch<M: Machine>(state: *mut u8, input: *const u8, len: usize) {
     if ((state as usize) | (input as usize) | len) & (M::WORD - 1) == 0 {
         // SAFETY: the caller guarantees validity for `len` bytes; alignment was just checked.
         unsafe { M::xorin_aligned(state, input, len) }
@@ -149,6 +169,18 @@ pub unsafe fn xorin_unaligned<M: Machine>(state: *mut u8, input: *const u8, len:
     } else {
         input
     };
+
+    #[cfg(feature = "census")]
+    super::census::with(|c| {
+        c.software_bytes += (len - bulk) as u64;
+        c.staged_bytes += if overlapping {
+            len as u64
+        } else if (src as usize + lead) & (w - 1) != 0 && bulk != 0 {
+            bulk as u64
+        } else {
+            0
+        };
+    });
 
     // SAFETY: every offset below is `< len`; `state` and `src` are valid for `len` bytes and,
     // after the snapshot above, never overlap.

@@ -1,0 +1,301 @@
+//! The guest in the OpenVM VM: building its ELF, executing it, and metering it.
+//!
+//! **Guest build.** `program`'s `guest` binary is built with openvm-build (which installs the
+//! `nightly-2026-01-18` toolchain and `rust-src` through rustup when missing) into a target
+//! directory per variant, so switching variants never rebuilds from scratch and cargo rebuilds
+//! only when guest sources change. Variants: `ours` (this project's sponge) and `stock`
+//! (OpenVM's `Keccak256` / `native_xorin`), which differ in the `stock-keccak` feature only.
+//!
+//! **VM.** rv32i, rv32m, io and the keccak extension, 96 public values (block hash, parent
+//! hash, post-state root).
+//!
+//! **Metering** runs OpenVM's metered interpreter without committing the program for a
+//! prover (the SDK's `execute_metered` does, which costs minutes): only the app proving key
+//! (~0.2 s) is generated. For each segment, with `h` the unpadded trace height of an AIR:
+//! - main-trace cells = Σ h × main width;
+//! - memory bytes = the proving-memory estimate the segmentation itself uses
+//!   (`ProvingMemoryConfig::estimate`), fed with the **unpadded** counts: main cells of AIRs with
+//!   and without next-row rotation (Σ h × total width), interaction slots (Σ h × interactions)
+//!   and constraint-evaluation buffers (Σ h × buffer size). This is OpenVM's own
+//!   `metered_memory_unpadded_bytes`; padding to powers of two is excluded from both figures.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use openvm_build::{
+    build_guest_package, find_unique_executable, get_package, GuestOptions, TargetFilter,
+};
+use openvm_sdk::config::{AggregationSystemParams, AppConfig};
+use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
+use openvm_sdk::openvm_circuit::arch::{SystemConfig, VirtualMachine};
+use openvm_sdk::openvm_circuit::system::memory::merkle::public_values::extract_public_values;
+use openvm_sdk::{DefaultStarkEngine, Sdk, StdIn, F};
+use openvm_sdk_config::{SdkSystemConfig, SdkVmConfig};
+use openvm_stark_sdk::config::{app_params_with_100_bits_security, MAX_APP_LOG_STACKED_HEIGHT};
+use openvm_transpiler::elf::Elf;
+use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
+
+/// Public values the guest reveals: block hash, parent hash, post-state root.
+pub const PUBLIC_VALUES: usize = 96;
+
+/// Which keccak the guest hashes with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Keccak {
+    /// This project's heap-free sponge.
+    Ours,
+    /// OpenVM's stock `Keccak256` and `native_xorin`.
+    Stock,
+}
+
+impl Keccak {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Ours => "ours",
+            Self::Stock => "stock",
+        }
+    }
+}
+
+/// A VM step that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum VmError {
+    /// The guest did not build.
+    #[error("building the guest ({variant}) failed{}", .code.map(|c| format!(" with exit code {c}")).unwrap_or_default())]
+    GuestBuild {
+        /// The variant.
+        variant: &'static str,
+        /// cargo's exit code.
+        code: Option<i32>,
+    },
+    /// The guest ELF could not be found or decoded.
+    #[error("guest ELF: {0}")]
+    Elf(String),
+    /// The SDK or the VM failed (keygen, transpiling, execution: a guest panic lands here).
+    #[error("OpenVM: {0}")]
+    Vm(String),
+}
+
+fn vm_err(e: impl std::fmt::Display) -> VmError {
+    VmError::Vm(e.to_string())
+}
+
+/// Where guest builds go: `$CARGO_TARGET_DIR/openvm-guest`, else `target/openvm-guest` in the
+/// workspace.
+pub fn guest_target_root() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_dir().join("target"))
+        .join("openvm-guest")
+}
+
+fn workspace_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("host/ has a parent")
+        .to_owned()
+}
+
+/// Builds (or reuses) the guest ELF of `program` with `features` on top of `guest`.
+pub fn build_guest(variant: Keccak, extra_features: &[&str]) -> Result<Elf, VmError> {
+    let pkg_dir = workspace_dir().join("program");
+    let pkg = get_package(&pkg_dir);
+    let mut features = vec!["guest"];
+    if variant == Keccak::Stock {
+        features.push("stock-keccak");
+    }
+    features.extend_from_slice(extra_features);
+    let dir_name = features[1..]
+        .iter()
+        .fold(variant.name().to_owned(), |acc, f| format!("{acc}-{f}"));
+    let opts = GuestOptions::default()
+        .with_features(features)
+        .with_options(["--ignore-rust-version"])
+        .with_target_dir(guest_target_root().join(dir_name));
+    let filter = Some(TargetFilter {
+        name: "guest".into(),
+        kind: "bin".into(),
+    });
+    eprintln!("building the guest ({}) ...", variant.name());
+    let target_dir =
+        build_guest_package(&pkg, &opts, None, &filter).map_err(|code| VmError::GuestBuild {
+            variant: variant.name(),
+            code,
+        })?;
+    let elf_path = find_unique_executable(&pkg_dir, target_dir, &filter)
+        .map_err(|e| VmError::Elf(e.to_string()))?;
+    let bytes = std::fs::read(&elf_path)
+        .map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))?;
+    Elf::decode(&bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+}
+
+/// Public values of a census build: the block's 96 bytes, then 10 little-endian u64 (the
+/// census counters and the guest's total heap use).
+pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
+
+/// The VM configuration: rv32im, io, keccak, and `public_values` public values.
+pub fn vm_config(public_values: usize) -> SdkVmConfig {
+    let mut config = SdkVmConfig::riscv32();
+    config.keccak = Some(Default::default());
+    config.system = SdkSystemConfig {
+        config: SystemConfig::default().with_public_values(public_values),
+    };
+    config
+}
+
+/// The census a census build revealed, and the guest's total heap use.
+pub fn decode_census(public: &[u8]) -> Option<(mpt::keccak::census::Census, u64)> {
+    let words = public.get(PUBLIC_VALUES..CENSUS_PUBLIC_VALUES)?;
+    let mut w = words
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")));
+    let counters: [u64; 9] = core::array::from_fn(|_| w.next().unwrap_or_default());
+    Some((mpt::keccak::census::Census::from_words(counters), w.next()?))
+}
+
+/// One segment's metered figures.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SegmentStats {
+    /// Instructions executed.
+    pub instructions: u64,
+    /// Unpadded main-trace cells.
+    pub main_cells: u64,
+    /// Unpadded proving-memory estimate, bytes.
+    pub memory_bytes: u64,
+}
+
+/// Metered execution's figures.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Metering {
+    /// Instructions executed.
+    pub instructions: u64,
+    /// Unpadded main-trace cells, all segments.
+    pub main_cells: u64,
+    /// Unpadded proving-memory estimate, all segments, bytes.
+    pub memory_bytes: u64,
+    /// Per segment.
+    pub segments: Vec<SegmentStats>,
+}
+
+/// The SDK and the transpiled guest.
+pub struct Vm {
+    sdk: Sdk,
+    exe: Arc<VmExe<F>>,
+    public_values: usize,
+}
+
+impl Vm {
+    /// The VM for `elf` with this project's config, `public_values` public values and the
+    /// default app parameters.
+    pub fn new(elf: Elf, public_values: usize) -> Result<Self, VmError> {
+        let params = app_params_with_100_bits_security(MAX_APP_LOG_STACKED_HEIGHT);
+        let sdk = Sdk::new(
+            AppConfig::new(vm_config(public_values), params),
+            AggregationSystemParams::default(),
+        )
+        .map_err(vm_err)?;
+        let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
+        Ok(Self {
+            sdk,
+            exe,
+            public_values,
+        })
+    }
+
+    fn stdin(input: &[u8]) -> StdIn {
+        let mut stdin = StdIn::default();
+        stdin.write_bytes(input);
+        stdin
+    }
+
+    /// Pure execution; returns the public values.
+    pub fn execute(&self, input: &[u8]) -> Result<Vec<u8>, VmError> {
+        self.sdk
+            .execute(self.exe.clone(), Self::stdin(input))
+            .map_err(vm_err)
+    }
+
+    /// Metered execution; returns the public values and the figures.
+    pub fn metered(&self, input: &[u8]) -> Result<(Vec<u8>, Metering), VmError> {
+        use openvm_stark_backend::prover::{DeviceDataTransporter, ProverBackend};
+        use openvm_stark_backend::StarkEngine;
+        let vm_pk = self.sdk.app_pk().app_vm_pk.clone();
+        let engine = DefaultStarkEngine::new(vm_pk.vm_pk.params.clone());
+        let d_pk = engine.device().transport_pk_to_device(&*vm_pk.vm_pk);
+        let vm = VirtualMachine::new(
+            engine,
+            openvm_sdk_config::SdkVmCpuBuilder,
+            vm_pk.vm_config.clone(),
+            d_pk,
+        )
+        .map_err(vm_err)?;
+        let ctx = vm.build_metered_ctx(&self.exe);
+        let interpreter = vm.metered_interpreter(&self.exe).map_err(vm_err)?;
+        let (segments, final_state) = interpreter
+            .execute_metered(Self::stdin(input), ctx)
+            .map_err(vm_err)?;
+        let public = extract_public_values(self.public_values, &final_state.memory.memory);
+
+        let per_air = &vm_pk.vm_pk.per_air;
+        let memory = vm.engine.proving_memory_config();
+        let mut stats = Vec::with_capacity(segments.len());
+        for segment in &segments {
+            let (mut main, mut with_rot, mut no_rot, mut interactions, mut buffers) =
+                (0u64, 0, 0, 0, 0);
+            for (i, &h) in segment.trace_heights.iter().enumerate() {
+                let (h, pk) = (h as usize, &per_air[i]);
+                main += (h * pk.vk.params.width.main_width()) as u64;
+                let cells = h * pk.vk.params.width.total_width();
+                if pk.vk.params.need_rot {
+                    with_rot += cells;
+                } else {
+                    no_rot += cells;
+                }
+                interactions += h * pk.vk.symbolic_constraints.interactions.len();
+                buffers += h * <<DefaultStarkEngine as StarkEngine>::PB as ProverBackend>::constraint_eval_buffer_size(&vm.pk().per_air[i]);
+            }
+            let estimate = memory.estimate(
+                openvm_stark_backend::memory_metering::ProvingMemoryCounts::new(
+                    with_rot,
+                    no_rot,
+                    interactions,
+                    buffers,
+                ),
+            );
+            stats.push(SegmentStats {
+                instructions: segment.num_insns,
+                main_cells: main,
+                memory_bytes: estimate.total as u64,
+            });
+        }
+        let metering = Metering {
+            instructions: stats.iter().map(|s| s.instructions).sum(),
+            main_cells: stats.iter().map(|s| s.main_cells).sum(),
+            memory_bytes: stats.iter().map(|s| s.memory_bytes).sum(),
+            segments: stats,
+        };
+        Ok((public, metering))
+    }
+}
+
+/// Splits 96 public-value bytes into (block hash, parent hash, post-state root).
+pub fn split_public_values(public: &[u8]) -> Option<[alloy_primitives::B256; 3]> {
+    (public.len() == PUBLIC_VALUES).then(|| {
+        let word = |k: usize| alloy_primitives::B256::from_slice(&public[32 * k..32 * (k + 1)]);
+        [word(0), word(1), word(2)]
+    })
+}
+
+/// Wall time and the throughput it implies.
+pub fn throughput(instructions: u64, elapsed: Duration) -> f64 {
+    instructions as f64 / elapsed.as_secs_f64().max(1e-9)
+}
+
+/// Times `f`.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let started = Instant::now();
+    let value = f();
+    (value, started.elapsed())
+}
