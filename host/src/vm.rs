@@ -107,7 +107,7 @@ pub fn build_guest(variant: Keccak, extra_features: &[&str]) -> Result<Elf, VmEr
         features.push("stock-keccak");
     }
     features.extend_from_slice(extra_features);
-    let dir_name = features[1..]
+    let dir_name = extra_features
         .iter()
         .fold(variant.name().to_owned(), |acc, f| format!("{acc}-{f}"));
     let opts = GuestOptions::default()
