@@ -7,7 +7,7 @@ use alloy_primitives::B256;
 use clap::{Parser, Subcommand};
 use host::blocks::{self, DEFAULT_BLOCKS_DIR};
 use host::inspect::{inspect, RootSource, WitnessReport};
-use host::report::{run_in_vm, Comparison, Mode, RunReport};
+use host::report::{census_table, run_census, run_in_vm, Comparison, Mode, RunReport};
 use host::run::{run_native, NativeRun};
 use host::vm::Keccak;
 
@@ -204,6 +204,10 @@ fn compare(
     }
     let stock = run_in_vm(&native, Mode::Metered, Keccak::Stock)?;
     let ours = run_in_vm(&native, Mode::Metered, Keccak::Ours)?;
+    let census = (
+        run_census(&native, Keccak::Stock)?,
+        run_census(&native, Keccak::Ours)?,
+    );
     let comparison = Comparison {
         block: block.to_owned(),
         stock,
@@ -211,8 +215,12 @@ fn compare(
     };
     println!("\nblock {block}: OpenVM stock keccak versus ours (metered)\n");
     print!("{}", comparison.table());
+    println!();
+    print!("{}", census_table(&census.0, &census.1));
     if let Some(path) = json {
-        write_json(path, &comparison)?;
+        let mut value = serde_json::to_value(&comparison)?;
+        value["census"] = serde_json::json!({ "stock": census.0, "ours": census.1 });
+        write_json(path, &value)?;
     }
     Ok(ExitCode::SUCCESS)
 }

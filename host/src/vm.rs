@@ -98,8 +98,17 @@ fn workspace_dir() -> PathBuf {
         .to_owned()
 }
 
-/// Builds (or reuses) the guest ELF of `program` with `features` on top of `guest`.
+/// Builds (or reuses) the block-validating guest ELF with `extra_features` on top of `guest`.
 pub fn build_guest(variant: Keccak, extra_features: &[&str]) -> Result<Elf, VmError> {
+    build_guest_bin("guest", variant, extra_features)
+}
+
+/// Builds (or reuses) the guest binary `bin` of `program` (`guest`, `keccak_alignment`).
+pub fn build_guest_bin(
+    bin: &str,
+    variant: Keccak,
+    extra_features: &[&str],
+) -> Result<Elf, VmError> {
     let pkg_dir = workspace_dir().join("program");
     let pkg = get_package(&pkg_dir);
     let mut features = vec!["guest"];
@@ -115,10 +124,10 @@ pub fn build_guest(variant: Keccak, extra_features: &[&str]) -> Result<Elf, VmEr
         .with_options(["--ignore-rust-version"])
         .with_target_dir(guest_target_root().join(dir_name));
     let filter = Some(TargetFilter {
-        name: "guest".into(),
+        name: bin.into(),
         kind: "bin".into(),
     });
-    eprintln!("building the guest ({}) ...", variant.name());
+    eprintln!("building the guest binary {bin} ({}) ...", variant.name());
     let target_dir =
         build_guest_package(&pkg, &opts, None, &filter).map_err(|code| VmError::GuestBuild {
             variant: variant.name(),
@@ -278,6 +287,48 @@ impl Vm {
         };
         Ok((public, metering))
     }
+}
+
+/// What proving and verifying an app proof gave.
+#[derive(Debug, Clone, Copy)]
+pub struct ProofSummary {
+    /// Segments proved.
+    pub segments: usize,
+    /// Time to generate the proving key and prove.
+    pub prove_time: Duration,
+    /// Time to verify.
+    pub verify_time: Duration,
+}
+
+/// Proves `elf` on `input` (app proof, CPU, `log_stacked_height` sizing the segments) and
+/// verifies the proof against the app's verifying key.
+pub fn prove_and_verify(
+    elf: Elf,
+    public_values: usize,
+    log_stacked_height: usize,
+    input: &[u8],
+) -> Result<ProofSummary, VmError> {
+    let params = app_params_with_100_bits_security(log_stacked_height);
+    let sdk = Sdk::new(
+        AppConfig::new(vm_config(public_values), params),
+        AggregationSystemParams::default(),
+    )
+    .map_err(vm_err)?;
+    let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
+    let (proved, prove_time) = timed(|| -> Result<_, VmError> {
+        let mut prover = sdk.app_prover(exe).map_err(vm_err)?;
+        let proof = prover.prove(Vm::stdin(input)).map_err(vm_err)?;
+        Ok((proof, sdk.app_vk()))
+    });
+    let (proof, vk) = proved?;
+    let (verified, verify_time) =
+        timed(|| openvm_sdk::prover::verify_app_proof::<DefaultStarkEngine>(&vk, &proof));
+    let _app_exe_commit = verified.map_err(vm_err)?;
+    Ok(ProofSummary {
+        segments: proof.per_segment.len(),
+        prove_time,
+        verify_time,
+    })
 }
 
 /// Splits 96 public-value bytes into (block hash, parent hash, post-state root).

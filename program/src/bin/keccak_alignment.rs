@@ -46,7 +46,7 @@ fn main() {
     assert_eq!(mpt::keccak256([]).0, EMPTY, "keccak256 of the empty string");
 
     // The reference: one aligned one-shot absorb of each length.
-    const LENGTHS: [usize; 14] = [0, 1, 3, 4, 5, 20, 32, 33, 135, 136, 137, 140, 272, 273];
+    const LENGTHS: [usize; 12] = [0, 1, 3, 4, 5, 20, 33, 135, 136, 137, 140, 273];
     const CHUNKS: [usize; 7] = [1, 2, 3, 4, 5, 136, 137];
     for len in LENGTHS {
         let reference = mpt::keccak256(&buf.0[..len]);
@@ -79,38 +79,31 @@ fn main() {
     );
 
     // Overlapping operands: the result must be the instruction's snapshot semantics,
-    // state[i] ^= old_input[i], for every relative placement.
-    for state_at in 0..8 {
-        for input_at in 0..16 {
-            for len in [4usize, 7, 8, 13, 32, 64] {
-                let mut mem = Buf([0; 320]);
-                for (k, x) in mem.0.iter_mut().enumerate() {
+    // state[i] ^= old_input[i]. State offsets 0..4 and input offsets 0..12 around it give every
+    // relative placement mod 4, with the input before, on and after the state.
+    let mut mem = [0u8; 96];
+    for state_at in 0..4 {
+        for input_at in 0..12 {
+            for len in [4usize, 7, 13, 32, 40] {
+                for (k, x) in mem.iter_mut().enumerate() {
                     *x = (k as u8) ^ 0x5a;
                 }
-                let old = Buf(mem.0);
-                let base = mem.0.as_mut_ptr();
-                // SAFETY: every range below lies within the 320-byte buffer.
-                unsafe {
-                    mpt::keccak::xorin(base.add(100 + state_at), base.add(96 + input_at), len)
-                };
-                for k in 0..len {
-                    let want = old.0[100 + state_at + k] ^ old.0[96 + input_at + k];
+                let old = mem;
+                let (s, i) = (24 + state_at, 20 + input_at);
+                let base = mem.as_mut_ptr();
+                // SAFETY: s + len and i + len stay within the 96-byte buffer.
+                unsafe { mpt::keccak::xorin(base.add(s), base.add(i), len) };
+                for (k, byte) in mem.iter().enumerate() {
+                    let want = if (s..s + len).contains(&k) {
+                        old[k] ^ old[i + k - s]
+                    } else {
+                        old[k]
+                    };
                     assert_eq!(
-                        mem.0[100 + state_at + k],
-                        want,
+                        *byte, want,
                         "overlap s+{state_at} i+{input_at} len {len} byte {k}"
                     );
                 }
-                assert_eq!(
-                    mem.0[..100 + state_at],
-                    old.0[..100 + state_at],
-                    "bytes before the state changed"
-                );
-                assert_eq!(
-                    mem.0[100 + state_at + len..],
-                    old.0[100 + state_at + len..],
-                    "bytes after the state changed"
-                );
             }
         }
     }
