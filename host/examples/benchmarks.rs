@@ -20,17 +20,7 @@ fn main() -> anyhow::Result<()> {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace.join("../shared/blocks/mainnet"));
-    let mut ids: Vec<String> = std::fs::read_dir(&dir)?
-        .filter_map(|e| {
-            e.ok()?
-                .file_name()
-                .into_string()
-                .ok()?
-                .strip_suffix(".block.rlp")
-                .map(str::to_owned)
-        })
-        .collect();
-    ids.sort();
+    let ids = host::blocks::list_blocks(&dir)?;
 
     let mut md = String::from(
         "# Benchmarks\n\n\

@@ -82,6 +82,22 @@ impl BlockData {
     }
 }
 
+/// The ids of the blocks in `dir` (every `<id>.block.rlp`), sorted.
+pub fn list_blocks(dir: &Path) -> std::io::Result<Vec<String>> {
+    let mut ids: Vec<String> = std::fs::read_dir(dir)?
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .into_string()
+                .ok()?
+                .strip_suffix(".block.rlp")
+                .map(str::to_owned)
+        })
+        .collect();
+    ids.sort();
+    Ok(ids)
+}
+
 /// Paths of block `id`'s two files in `dir`.
 pub fn block_paths(dir: &Path, id: &str) -> (PathBuf, PathBuf) {
     (

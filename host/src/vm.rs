@@ -154,6 +154,17 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
     config
 }
 
+/// The SDK for this project's VM config with `public_values` public values and segments of
+/// at most 2^`log_stacked_height` rows.
+fn sdk(public_values: usize, log_stacked_height: usize) -> Result<Sdk, VmError> {
+    let params = app_params_with_100_bits_security(log_stacked_height);
+    Sdk::new(
+        AppConfig::new(vm_config(public_values), params),
+        AggregationSystemParams::default(),
+    )
+    .map_err(vm_err)
+}
+
 /// The census a census build revealed, and the guest's total heap use.
 pub fn decode_census(public: &[u8]) -> Option<(mpt::keccak::census::Census, u64)> {
     let words = public.get(PUBLIC_VALUES..CENSUS_PUBLIC_VALUES)?;
@@ -199,12 +210,7 @@ impl Vm {
     /// The VM for `elf` with this project's config, `public_values` public values and the
     /// default app parameters.
     pub fn new(elf: Elf, public_values: usize) -> Result<Self, VmError> {
-        let params = app_params_with_100_bits_security(MAX_APP_LOG_STACKED_HEIGHT);
-        let sdk = Sdk::new(
-            AppConfig::new(vm_config(public_values), params),
-            AggregationSystemParams::default(),
-        )
-        .map_err(vm_err)?;
+        let sdk = sdk(public_values, MAX_APP_LOG_STACKED_HEIGHT)?;
         let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
         Ok(Self {
             sdk,
@@ -308,12 +314,7 @@ pub fn prove_and_verify(
     log_stacked_height: usize,
     input: &[u8],
 ) -> Result<ProofSummary, VmError> {
-    let params = app_params_with_100_bits_security(log_stacked_height);
-    let sdk = Sdk::new(
-        AppConfig::new(vm_config(public_values), params),
-        AggregationSystemParams::default(),
-    )
-    .map_err(vm_err)?;
+    let sdk = sdk(public_values, log_stacked_height)?;
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
     let (proved, prove_time) = timed(|| -> Result<_, VmError> {
         let mut prover = sdk.app_prover(exe).map_err(vm_err)?;

@@ -44,3 +44,36 @@ pub fn mainnet_block(number: u64) -> host::blocks::BlockData {
     host::blocks::load(&shared_blocks_dir().join("mainnet"), &number.to_string())
         .unwrap_or_else(|e| panic!("loading block {number}: {e}"))
 }
+
+/// Hashes of the witness nodes on the path from `root` to `key`'s leaf (or to where the path
+/// ends), root first. Panics on a missing or malformed node: for tests on complete witnesses.
+pub fn path_to(
+    store: &mpt::NodeStore<'_>,
+    root: alloy_primitives::B256,
+    key: alloy_primitives::B256,
+) -> Vec<alloy_primitives::B256> {
+    use mpt::trie::{ChildRef, RawNode};
+    let nibbles = alloy_trie::Nibbles::unpack(key);
+    let (mut hashes, mut bytes, mut depth) = (vec![root], store.get(&root).expect("root node"), 0);
+    loop {
+        let next = match RawNode::decode(bytes).expect("valid node") {
+            RawNode::Leaf { .. } => return hashes,
+            RawNode::Extension { path, child } => {
+                depth += path.len();
+                child
+            }
+            RawNode::Branch(children) => {
+                depth += 1;
+                children[nibbles.get_unchecked(depth - 1) as usize]
+            }
+        };
+        bytes = match next {
+            ChildRef::Hash(h) => {
+                hashes.push(*h);
+                store.get(h).expect("node on the path")
+            }
+            ChildRef::Inline(inline) => inline,
+            ChildRef::Empty => return hashes,
+        };
+    }
+}

@@ -6,18 +6,7 @@ use tests::shared_blocks_dir;
 #[test]
 fn all_eest_zkevm_fixtures_validate() {
     let dir = shared_blocks_dir().join("eest-zkevm");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            e.ok()?
-                .file_name()
-                .into_string()
-                .ok()?
-                .strip_suffix(".block.rlp")
-                .map(str::to_owned)
-        })
-        .collect();
-    names.sort();
+    let names = host::blocks::list_blocks(&dir).unwrap();
     assert_eq!(names.len(), 32, "expected the 32 fixtures of the README");
     for name in &names {
         let run = host::run::run_native(&dir, name, None).unwrap_or_else(|e| panic!("{name}: {e}"));

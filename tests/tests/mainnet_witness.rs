@@ -231,34 +231,6 @@ fn writes_then_restores_give_back_the_pre_state_root() {
     }
 }
 
-/// Hashes of the witness nodes on the path to `key`, root first.
-fn path_nodes(store: &NodeStore<'_>, root: B256, key: B256) -> Vec<B256> {
-    use mpt::trie::{ChildRef, RawNode};
-    let key = Nibbles::unpack(key);
-    let (mut hashes, mut bytes, mut depth) = (vec![root], store.get(&root).unwrap(), 0);
-    loop {
-        let next = match RawNode::decode(bytes).unwrap() {
-            RawNode::Leaf { .. } => return hashes,
-            RawNode::Extension { path, child } => {
-                depth += path.len();
-                child
-            }
-            RawNode::Branch(children) => {
-                depth += 1;
-                children[key.get_unchecked(depth - 1) as usize]
-            }
-        };
-        bytes = match next {
-            ChildRef::Hash(h) => {
-                hashes.push(*h);
-                store.get(h).unwrap()
-            }
-            ChildRef::Inline(inline) => inline,
-            ChildRef::Empty => return hashes,
-        };
-    }
-}
-
 #[test]
 fn a_missing_node_is_named_with_its_path() {
     let data = mainnet_block(24171384);
@@ -266,7 +238,7 @@ fn a_missing_node_is_named_with_its_path() {
     let full = data.witness.node_store();
     let reached = reachable(&full, root);
     for (hashed, _, _) in reached.iter().take(20) {
-        let on_path = path_nodes(&full, root, *hashed);
+        let on_path = tests::path_to(&full, root, *hashed);
         assert!(on_path.len() > 1, "an account leaf sits below the root");
         let dropped = *on_path.last().unwrap();
         let store = NodeStore::new(

@@ -165,39 +165,11 @@ fn header_result_fields_are_checked() {
     ));
 }
 
-/// Hashes of the witness nodes on the path to `key` in the account trie, root first.
-fn path_to(case: &Case, key: B256) -> Vec<B256> {
-    use mpt::trie::{ChildRef, RawNode};
-    let store = case.witness.node_store();
-    let root = case.witness.parent_state_root().unwrap();
-    let nibbles = alloy_trie::Nibbles::unpack(key);
-    let (mut hashes, mut bytes, mut depth) = (vec![root], store.get(&root).unwrap(), 0);
-    loop {
-        let next = match RawNode::decode(bytes).unwrap() {
-            RawNode::Leaf { .. } => return hashes,
-            RawNode::Extension { path, child } => {
-                depth += path.len();
-                child
-            }
-            RawNode::Branch(children) => {
-                depth += 1;
-                children[nibbles.get_unchecked(depth - 1) as usize]
-            }
-        };
-        bytes = match next {
-            ChildRef::Hash(h) => {
-                hashes.push(*h);
-                store.get(h).unwrap()
-            }
-            ChildRef::Inline(inline) => inline,
-            ChildRef::Empty => return hashes,
-        };
-    }
-}
-
 fn beneficiary_leaf_node(case: &Case) -> B256 {
     let block = Block::<TxEnvelope>::decode(&mut case.block.as_slice()).unwrap();
-    *path_to(case, mpt::keccak256(block.header.beneficiary))
+    let store = case.witness.node_store();
+    let root = case.witness.parent_state_root().unwrap();
+    *tests::path_to(&store, root, mpt::keccak256(block.header.beneficiary))
         .last()
         .unwrap()
 }
