@@ -5,6 +5,7 @@
 //! - [`chain`]: chain configurations from genesis-style JSON.
 //! - [`fixtures`]: EEST blockchain tests, and the full-state → witness converter they need.
 //! - [`inspect`]: what a witness holds and which accounts and storage slots it reaches.
+//! - [`proof`]: app proofs of a guest run: prove, write, read, verify.
 //! - [`report`]: run reports (text, JSON) and the stock-versus-ours comparison.
 //! - [`run`]: validating a block natively.
 //! - [`vm`]: the guest in the OpenVM VM: build, execute, meter.
@@ -13,6 +14,7 @@ pub mod blocks;
 pub mod chain;
 pub mod fixtures;
 pub mod inspect;
+pub mod proof;
 pub mod report;
 pub mod run;
 pub mod vm;

@@ -68,6 +68,33 @@ enum Command {
         #[arg(long)]
         chain: Option<PathBuf>,
     },
+    /// Prove a block: app proof (STARK) of the guest validating it, on CPU. Real blocks have
+    /// tens to hundreds of segments: minutes each here.
+    Prove {
+        /// Block number or fixture name.
+        #[arg(long)]
+        block: String,
+        /// Directory holding the block files.
+        #[arg(long, default_value = DEFAULT_BLOCKS_DIR)]
+        blocks_dir: PathBuf,
+        /// The guest's keccak.
+        #[arg(long, value_enum, default_value_t = Keccak::Ours)]
+        keccak: Keccak,
+        /// log2 of a segment's maximum trace height (smaller: more, cheaper segments).
+        #[arg(long, default_value_t = 20)]
+        log_stacked_height: usize,
+        /// Where to write the proof (default `<BLOCK>.proof` in the current directory).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Genesis-style chain config (JSON).
+        #[arg(long)]
+        chain: Option<PathBuf>,
+    },
+    /// Verify a proof file written by `host prove` and print the public values it proves.
+    Verify {
+        /// The proof file.
+        file: PathBuf,
+    },
     /// Check a block's witness against its pre-state root and report what it reaches.
     Witness {
         /// Block number or fixture name.
@@ -225,6 +252,70 @@ fn compare(
     Ok(ExitCode::SUCCESS)
 }
 
+fn prove(
+    block: &str,
+    dir: &std::path::Path,
+    keccak: Keccak,
+    log_stacked_height: usize,
+    out: Option<PathBuf>,
+    chain: Option<&std::path::Path>,
+) -> anyhow::Result<ExitCode> {
+    let native = run_native(dir, block, chain)?;
+    if print_run(&native) != ExitCode::SUCCESS {
+        anyhow::bail!("block {block} is invalid natively; nothing to prove");
+    }
+    let input = host::report::guest_input(&native);
+    let (file, elapsed) = host::proof::prove(
+        "guest",
+        keccak,
+        host::vm::PUBLIC_VALUES,
+        log_stacked_height,
+        &input,
+    )?;
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{block}.proof")));
+    host::proof::write(&out, &file)?;
+    let size = std::fs::metadata(&out)?.len();
+    println!(
+        "proved block {block} (keccak {}): {} segments, {size} bytes, {:.1} s -> {}",
+        keccak.name(),
+        file.proof.per_segment.len(),
+        elapsed.as_secs_f64(),
+        out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify(path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    let file = host::proof::read(path)?;
+    match host::proof::verify(&file) {
+        Ok(public) => {
+            println!(
+                "proof {} VALID ({} {}, {} segments)",
+                path.display(),
+                file.bin,
+                file.keccak.name(),
+                file.proof.per_segment.len()
+            );
+            match host::vm::split_public_values(&public) {
+                Some([block_hash, parent_hash, state_root]) if file.bin == "guest" => {
+                    println!("  block hash       {block_hash}");
+                    println!("  parent hash      {parent_hash}");
+                    println!("  post-state root  {state_root}");
+                }
+                _ => println!(
+                    "  public values    {}",
+                    alloy_primitives::hex::encode(&public)
+                ),
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            println!("proof {} INVALID: {e}", path.display());
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -255,6 +346,22 @@ fn main() -> ExitCode {
             json,
             chain,
         } => compare(&block, &blocks_dir, json.as_deref(), chain.as_deref()),
+        Command::Prove {
+            block,
+            blocks_dir,
+            keccak,
+            log_stacked_height,
+            out,
+            chain,
+        } => prove(
+            &block,
+            &blocks_dir,
+            keccak,
+            log_stacked_height,
+            out,
+            chain.as_deref(),
+        ),
+        Command::Verify { file } => verify(&file),
         Command::Witness {
             block,
             blocks_dir,

@@ -40,7 +40,9 @@ use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
 pub const PUBLIC_VALUES: usize = 96;
 
 /// Which keccak the guest hashes with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Keccak {
     /// This project's heap-free sponge.
@@ -78,7 +80,7 @@ pub enum VmError {
     Vm(String),
 }
 
-fn vm_err(e: impl std::fmt::Display) -> VmError {
+pub(crate) fn vm_err(e: impl std::fmt::Display) -> VmError {
     VmError::Vm(e.to_string())
 }
 
@@ -156,7 +158,7 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
 
 /// The SDK for this project's VM config with `public_values` public values and segments of
 /// at most 2^`log_stacked_height` rows.
-fn sdk(public_values: usize, log_stacked_height: usize) -> Result<Sdk, VmError> {
+pub(crate) fn sdk(public_values: usize, log_stacked_height: usize) -> Result<Sdk, VmError> {
     let params = app_params_with_100_bits_security(log_stacked_height);
     Sdk::new(
         AppConfig::new(vm_config(public_values), params),
@@ -219,7 +221,7 @@ impl Vm {
         })
     }
 
-    fn stdin(input: &[u8]) -> StdIn {
+    pub(crate) fn stdin(input: &[u8]) -> StdIn {
         let mut stdin = StdIn::default();
         stdin.write_bytes(input);
         stdin
@@ -293,43 +295,6 @@ impl Vm {
         };
         Ok((public, metering))
     }
-}
-
-/// What proving and verifying an app proof gave.
-#[derive(Debug, Clone, Copy)]
-pub struct ProofSummary {
-    /// Segments proved.
-    pub segments: usize,
-    /// Time to generate the proving key and prove.
-    pub prove_time: Duration,
-    /// Time to verify.
-    pub verify_time: Duration,
-}
-
-/// Proves `elf` on `input` (app proof, CPU, `log_stacked_height` sizing the segments) and
-/// verifies the proof against the app's verifying key.
-pub fn prove_and_verify(
-    elf: Elf,
-    public_values: usize,
-    log_stacked_height: usize,
-    input: &[u8],
-) -> Result<ProofSummary, VmError> {
-    let sdk = sdk(public_values, log_stacked_height)?;
-    let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
-    let (proved, prove_time) = timed(|| -> Result<_, VmError> {
-        let mut prover = sdk.app_prover(exe).map_err(vm_err)?;
-        let proof = prover.prove(Vm::stdin(input)).map_err(vm_err)?;
-        Ok((proof, sdk.app_vk()))
-    });
-    let (proof, vk) = proved?;
-    let (verified, verify_time) =
-        timed(|| openvm_sdk::prover::verify_app_proof::<DefaultStarkEngine>(&vk, &proof));
-    let _app_exe_commit = verified.map_err(vm_err)?;
-    Ok(ProofSummary {
-        segments: proof.per_segment.len(),
-        prove_time,
-        verify_time,
-    })
 }
 
 /// Splits 96 public-value bytes into (block hash, parent hash, post-state root).

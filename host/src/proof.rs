@@ -1,0 +1,150 @@
+//! App proofs of a guest run: prove, write to a file, read back, verify.
+//!
+//! A [`ProofFile`] names what was proved (the guest binary, its keccak variant, the VM's public
+//! value count and segment size) besides the proof and the public values it claims. Verifying
+//! rebuilds that guest, recomputes its program commitment and checks that the proof is a valid
+//! app proof **of that program** (a valid proof of any other program is rejected), then that
+//! the public values the proof commits to are the ones the file claims.
+
+use std::path::Path;
+use std::time::Duration;
+
+use openvm_sdk::openvm_circuit::arch::ContinuationVmProof;
+use openvm_sdk::prover::verify_app_proof_with_expected_exe_commit;
+use openvm_sdk::{DefaultStarkEngine, SC};
+use openvm_stark_backend::p3_field::PrimeField32;
+use serde::{Deserialize, Serialize};
+
+use crate::vm::{build_guest_bin, sdk, timed, vm_err, Keccak, Vm, VmError};
+
+/// The proof file's format version.
+pub const FORMAT: u32 = 1;
+
+/// A proof and what it claims.
+#[derive(Serialize, Deserialize)]
+pub struct ProofFile {
+    /// [`FORMAT`].
+    pub format: u32,
+    /// The guest binary proved (`guest`, `keccak_alignment`).
+    pub bin: String,
+    /// Its keccak variant.
+    pub keccak: Keccak,
+    /// The VM's number of public values.
+    pub public_values_len: usize,
+    /// log2 of the segments' maximum trace height.
+    pub log_stacked_height: usize,
+    /// The public values the proof claims (for the block guest: block hash, parent hash,
+    /// post-state root).
+    pub public_values: Vec<u8>,
+    /// The app proof.
+    pub proof: ContinuationVmProof<SC>,
+}
+
+/// Why a proof is not accepted, or could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ProofError {
+    /// Building, proving or verifying failed; a forged or corrupted proof lands here.
+    #[error(transparent)]
+    Vm(#[from] VmError),
+    /// The file cannot be read or written, or is not a proof file.
+    #[error("proof file {path}: {reason}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file's format version is not [`FORMAT`].
+    #[error("proof file format {0} is not supported (expected {FORMAT})")]
+    Format(u32),
+    /// The proof commits to other public values than the file claims.
+    #[error("the proof commits to public values {proved:02x?}, the file claims {claimed:02x?}")]
+    PublicValues {
+        /// What the proof commits to.
+        proved: Vec<u8>,
+        /// What the file says.
+        claimed: Vec<u8>,
+    },
+}
+
+/// Proves guest `bin` (variant `keccak`) on `input`.
+pub fn prove(
+    bin: &str,
+    keccak: Keccak,
+    public_values_len: usize,
+    log_stacked_height: usize,
+    input: &[u8],
+) -> Result<(ProofFile, Duration), ProofError> {
+    let elf = build_guest_bin(bin, keccak, &[])?;
+    let sdk = sdk(public_values_len, log_stacked_height)?;
+    let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
+    eprintln!("proving {bin} ({}) ...", keccak.name());
+    let (proof, elapsed) = timed(|| -> Result<_, VmError> {
+        let mut prover = sdk.app_prover(exe).map_err(vm_err)?;
+        prover.prove(Vm::stdin(input)).map_err(vm_err)
+    });
+    let proof = proof?;
+    let public_values = committed_public_values(&proof);
+    let file = ProofFile {
+        format: FORMAT,
+        bin: bin.to_owned(),
+        keccak,
+        public_values_len,
+        log_stacked_height,
+        public_values,
+        proof,
+    };
+    Ok((file, elapsed))
+}
+
+/// The public values a proof commits to, as bytes (each field element holds one byte).
+pub fn committed_public_values(proof: &ContinuationVmProof<SC>) -> Vec<u8> {
+    proof
+        .user_public_values
+        .public_values
+        .iter()
+        .map(|f| f.as_canonical_u32() as u8)
+        .collect()
+}
+
+/// Verifies `file`: a valid app proof of its guest, committing to the public values it claims.
+pub fn verify(file: &ProofFile) -> Result<Vec<u8>, ProofError> {
+    if file.format != FORMAT {
+        return Err(ProofError::Format(file.format));
+    }
+    let elf = build_guest_bin(&file.bin, file.keccak, &[])?;
+    let sdk = sdk(file.public_values_len, file.log_stacked_height)?;
+    let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
+    let expected_commit = sdk.app_prover(exe).map_err(vm_err)?.app_exe_commit();
+    verify_app_proof_with_expected_exe_commit::<DefaultStarkEngine>(
+        &sdk.app_vk(),
+        &file.proof,
+        Some(expected_commit),
+    )
+    .map_err(vm_err)?;
+    let proved = committed_public_values(&file.proof);
+    let claimed_len = file.public_values.len();
+    if proved.len() < claimed_len || proved[..claimed_len] != file.public_values[..] {
+        return Err(ProofError::PublicValues {
+            proved,
+            claimed: file.public_values.clone(),
+        });
+    }
+    Ok(file.public_values.clone())
+}
+
+/// Writes `file` to `path`.
+pub fn write(path: &Path, file: &ProofFile) -> Result<(), ProofError> {
+    openvm_sdk::fs::write_object_to_file(path, file).map_err(|e| ProofError::File {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// Reads a proof file.
+pub fn read(path: &Path) -> Result<ProofFile, ProofError> {
+    openvm_sdk::fs::read_object_from_file(path).map_err(|e| ProofError::File {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })
+}
