@@ -90,7 +90,7 @@ fn number(value: &Value, key: &str) -> Result<u128, ChainError> {
     }
 }
 
-fn u64_field(config: &Value, key: &str) -> Result<Option<u64>, ChainError> {
+pub(crate) fn u64_field(config: &Value, key: &str) -> Result<Option<u64>, ChainError> {
     get(config, key)
         .map(|v| {
             number(v, key)

@@ -180,11 +180,9 @@ pub fn load_blockchain_tests(path: &Path) -> Result<Vec<BlockchainTest>, Fixture
     tests
         .into_iter()
         .map(|(name, t)| {
-            let chain_id = t
-                .config
-                .get("chainid")
-                .and_then(|v| v.as_str())
-                .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+            let chain_id = chain::u64_field(&t.config, "chainid")
+                .ok()
+                .flatten()
                 .unwrap_or(1);
             let schedule = t.config.get("blobSchedule").cloned().unwrap_or_default();
             let chain = chain::from_network(&t.network, chain_id, &schedule).map_err(|source| {

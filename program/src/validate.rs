@@ -19,7 +19,7 @@ use crate::db::WitnessDb;
 use crate::error::ValidationError;
 use crate::execute::{apply_bundle, execute};
 use crate::header::{decode_ancestors, validate_header, MAX_RLP_BLOCK_SIZE};
-use crate::witness::{ExecutionWitness, WitnessError};
+use crate::witness::{open_pre_state, ExecutionWitness, WitnessError};
 
 /// What a valid block commits to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +90,8 @@ pub fn validate_block(
     let senders = recover_senders(&block.body.transactions)?;
 
     let store = witness.node_store();
-    let state = witness.pre_state(&store)?;
+    // The parent is decoded already: its state root needs no second parse.
+    let state = open_pre_state(&store, parent.state_root)?;
     let mut db = WitnessDb::new(state, &witness.codes, block_hashes);
     let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
 

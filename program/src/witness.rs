@@ -81,12 +81,20 @@ impl ExecutionWitness {
     /// Opens the pre-state over `store` (built by [`ExecutionWitness::node_store`]): the root
     /// node must be among the witness's nodes.
     pub fn pre_state<'s>(&self, store: &'s NodeStore<'s>) -> Result<StateTrie<'s>, WitnessError> {
-        let root = self.parent_state_root()?;
-        StateTrie::open(store, root).map_err(|e| match e {
-            TrieError::MissingNode { hash, .. } if hash == root => {
-                WitnessError::PreStateRootNotInWitness(root)
-            }
-            other => other.into(),
-        })
+        open_pre_state(store, self.parent_state_root()?)
     }
+}
+
+/// Opens the state at `root` (the parent's `state_root`) over the witness's nodes; a root that
+/// no node hashes to is [`WitnessError::PreStateRootNotInWitness`].
+pub fn open_pre_state<'s>(
+    store: &'s NodeStore<'s>,
+    root: B256,
+) -> Result<StateTrie<'s>, WitnessError> {
+    StateTrie::open(store, root).map_err(|e| match e {
+        TrieError::MissingNode { hash, .. } if hash == root => {
+            WitnessError::PreStateRootNotInWitness(root)
+        }
+        other => other.into(),
+    })
 }
