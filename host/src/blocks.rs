@@ -14,6 +14,70 @@ use serde::Deserialize;
 /// The default directory of block files, relative to the working directory.
 pub const DEFAULT_BLOCKS_DIR: &str = "blocks";
 
+/// The block `host run` runs when given none: the project's generated devnet block.
+pub const DEFAULT_BLOCK: &str = "devnet";
+
+/// The subdirectory of the blocks directory that fetched blocks go to (ignored by git).
+pub const CACHE_DIR: &str = "cache";
+
+/// The project's `blocks/`: `./blocks` when the working directory has one, else the checkout
+/// this binary was built from (so `host run` works from any directory).
+pub fn default_root() -> PathBuf {
+    let here = PathBuf::from(DEFAULT_BLOCKS_DIR);
+    if here.is_dir() {
+        return here;
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(DEFAULT_BLOCKS_DIR);
+    if built.is_dir() {
+        built
+    } else {
+        here
+    }
+}
+
+/// The directories searched for a block when no `--blocks-dir` is given: the project's
+/// `blocks/` (generated blocks) and its fetched cache.
+pub fn default_dirs() -> [PathBuf; 2] {
+    let root = default_root();
+    let cache = root.join(CACHE_DIR);
+    [root, cache]
+}
+
+/// A block whose files are not where they were looked for.
+#[derive(Debug, thiserror::Error)]
+#[error("block {id}: missing {}; fetch it with `host fetch --block {id} --rpc-url <archive node URL>` (or pass --rpc-url to `host run`)", .missing.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+pub struct MissingBlock {
+    /// The block asked for.
+    pub id: String,
+    /// The files looked for that are not there (in the first directory searched when
+    /// neither file exists anywhere).
+    pub missing: Vec<PathBuf>,
+}
+
+/// The directory among `dirs` holding both of block `id`'s files.
+pub fn locate(dirs: &[PathBuf], id: &str) -> Result<PathBuf, MissingBlock> {
+    let mut missing = Vec::new();
+    for dir in dirs {
+        let (block, witness) = block_paths(dir, id);
+        match (block.is_file(), witness.is_file()) {
+            (true, true) => return Ok(dir.clone()),
+            (false, false) => {}
+            (true, false) => missing.push(witness),
+            (false, true) => missing.push(block),
+        }
+    }
+    if let (true, Some(first)) = (missing.is_empty(), dirs.first()) {
+        let (block, witness) = block_paths(first, id);
+        missing = vec![block, witness];
+    }
+    Err(MissingBlock {
+        id: id.to_owned(),
+        missing,
+    })
+}
+
 /// A block file that cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -135,28 +199,42 @@ pub fn first_item(block: &[u8]) -> Result<std::ops::Range<usize>, alloy_rlp::Err
     Ok(start..end)
 }
 
+impl BlockData {
+    /// A block from its raw RLP and witness; fails when the RLP is not a list that starts with
+    /// a header list.
+    pub fn new(
+        id: String,
+        block_rlp: Vec<u8>,
+        witness: ExecutionWitness,
+        keys: Vec<Bytes>,
+    ) -> Result<Self, alloy_rlp::Error> {
+        let header_range = first_item(&block_rlp)?;
+        Ok(Self {
+            id,
+            block_rlp,
+            header_range,
+            witness,
+            keys,
+        })
+    }
+}
+
 /// Loads block `id` (a number, or a fixture's name) from `dir`.
 pub fn load(dir: &Path, id: &str) -> Result<BlockData, LoadError> {
     let (block_path, witness_path) = block_paths(dir, id);
     let block_rlp = read(&block_path)?;
-    let header_range = first_item(&block_rlp).map_err(|source| LoadError::Block {
-        path: block_path.clone(),
-        source,
-    })?;
     let json = read(&witness_path)?;
     let w: WitnessJson = serde_json::from_slice(&json).map_err(|source| LoadError::Json {
         path: witness_path,
         source,
     })?;
-    Ok(BlockData {
-        id: id.to_owned(),
-        block_rlp,
-        header_range,
-        witness: ExecutionWitness {
-            state: w.state,
-            codes: w.codes,
-            headers: w.headers,
-        },
-        keys: w.keys,
+    let witness = ExecutionWitness {
+        state: w.state,
+        codes: w.codes,
+        headers: w.headers,
+    };
+    BlockData::new(id.to_owned(), block_rlp, witness, w.keys).map_err(|source| LoadError::Block {
+        path: block_path,
+        source,
     })
 }

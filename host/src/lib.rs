@@ -12,7 +12,9 @@
 
 pub mod blocks;
 pub mod chain;
+pub mod fetch;
 pub mod fixtures;
+pub mod gen;
 pub mod inspect;
 pub mod proof;
 pub mod report;

@@ -1,15 +1,20 @@
 //! `host`: the command line of the stateless block verifier.
 
-use std::path::PathBuf;
+mod print;
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use alloy_primitives::B256;
-use clap::{Parser, Subcommand};
-use host::blocks::{self, DEFAULT_BLOCKS_DIR};
-use host::inspect::{inspect, RootSource, WitnessReport};
+use clap::{Args, Parser, Subcommand};
+use host::blocks::{self, DEFAULT_BLOCK};
+use host::fetch::{fetch, BlockSource, FetchOptions};
+use host::inspect::inspect;
 use host::report::{census_table, run_census, run_in_vm, Comparison, Mode, RunReport};
-use host::run::{run_native, NativeRun};
+use host::run::{chain_for, run_native, NativeRun};
 use host::vm::Keccak;
+use print::{print_metered, print_run, print_witness, write_json};
 
 #[derive(Parser)]
 #[command(
@@ -22,16 +27,72 @@ struct Cli {
     command: Command,
 }
 
+/// Which block, and where its files are.
+#[derive(Args)]
+struct Target {
+    /// Block number or name (reads `<BLOCK>.block.rlp` and `<BLOCK>.witness.json`). Default:
+    /// the project's generated devnet block.
+    #[arg(long, default_value = DEFAULT_BLOCK)]
+    block: String,
+    /// Directory holding the block files. Default: `blocks/`, then `blocks/cache/`.
+    #[arg(long)]
+    blocks_dir: Option<PathBuf>,
+    /// An archive node's JSON-RPC URL: fetch the block first when its files are missing.
+    #[arg(long)]
+    rpc_url: Option<String>,
+    /// Genesis-style chain config (JSON). Default: `<BLOCK>.chain.json` beside the block
+    /// files if present, else Ethereum mainnet.
+    #[arg(long)]
+    chain: Option<PathBuf>,
+}
+
+impl Target {
+    /// The directory holding the block's files, fetching them first where a URL is given.
+    fn dir(&self) -> anyhow::Result<PathBuf> {
+        let dirs = match &self.blocks_dir {
+            Some(dir) => vec![dir.clone()],
+            None => blocks::default_dirs().to_vec(),
+        };
+        let missing = match blocks::locate(&dirs, &self.block) {
+            Ok(dir) => return Ok(dir),
+            Err(missing) => missing,
+        };
+        let Some(url) = &self.rpc_url else {
+            return Err(missing.into());
+        };
+        let number: u64 = self
+            .block
+            .parse()
+            .map_err(|_| anyhow::anyhow!("{missing}; only numbered blocks can be fetched"))?;
+        let dir = self
+            .blocks_dir
+            .clone()
+            .unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR));
+        fetch_block(
+            url,
+            number,
+            &dir,
+            self.chain.as_deref(),
+            FetchOptions::default(),
+        )?;
+        Ok(dir)
+    }
+
+    fn native(&self) -> anyhow::Result<NativeRun> {
+        Ok(run_native(
+            &self.dir()?,
+            &self.block,
+            self.chain.as_deref(),
+        )?)
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Validate a block: natively, or as the guest in the OpenVM VM (metered by default).
     Run {
-        /// Block number or fixture name (reads `<BLOCK>.block.rlp` and `<BLOCK>.witness.json`).
-        #[arg(long)]
-        block: String,
-        /// Directory holding the block files.
-        #[arg(long, default_value = DEFAULT_BLOCKS_DIR)]
-        blocks_dir: PathBuf,
+        #[command(flatten)]
+        target: Target,
         /// How to run it.
         #[arg(long, value_enum, default_value_t = Mode::Metered)]
         mode: Mode,
@@ -47,36 +108,21 @@ enum Command {
         /// Write the report as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Genesis-style chain config (JSON). Default: `<BLOCK>.chain.json` beside the block
-        /// files if present, else Ethereum mainnet.
-        #[arg(long)]
-        chain: Option<PathBuf>,
     },
     /// Run a block in the VM with OpenVM's stock keccak and with ours, and compare the metered
     /// statistics.
     Compare {
-        /// Block number or fixture name.
-        #[arg(long)]
-        block: String,
-        /// Directory holding the block files.
-        #[arg(long, default_value = DEFAULT_BLOCKS_DIR)]
-        blocks_dir: PathBuf,
-        /// Write `{"block", "stock", "ours"}` as JSON to this file.
+        #[command(flatten)]
+        target: Target,
+        /// Write `{"block", "stock", "ours", "census"}` as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
-        /// Genesis-style chain config (JSON).
-        #[arg(long)]
-        chain: Option<PathBuf>,
     },
     /// Prove a block: app proof (STARK) of the guest validating it, on CPU. Real blocks have
     /// tens to hundreds of segments: minutes each here.
     Prove {
-        /// Block number or fixture name.
-        #[arg(long)]
-        block: String,
-        /// Directory holding the block files.
-        #[arg(long, default_value = DEFAULT_BLOCKS_DIR)]
-        blocks_dir: PathBuf,
+        #[command(flatten)]
+        target: Target,
         /// The guest's keccak.
         #[arg(long, value_enum, default_value_t = Keccak::Ours)]
         keccak: Keccak,
@@ -86,9 +132,6 @@ enum Command {
         /// Where to write the proof (default `<BLOCK>.proof` in the current directory).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Genesis-style chain config (JSON).
-        #[arg(long)]
-        chain: Option<PathBuf>,
     },
     /// Verify a proof file written by `host prove` and print the public values it proves.
     Verify {
@@ -97,118 +140,95 @@ enum Command {
     },
     /// Check a block's witness against its pre-state root and report what it reaches.
     Witness {
-        /// Block number or fixture name.
-        #[arg(long)]
-        block: String,
-        /// Directory holding the block files.
-        #[arg(long, default_value = DEFAULT_BLOCKS_DIR)]
-        blocks_dir: PathBuf,
+        #[command(flatten)]
+        target: Target,
         /// Pre-state root to use when the witness has no parent header.
         #[arg(long)]
         pre_state_root: Option<B256>,
     },
+    /// Fetch a block and its execution witness from an archive node's JSON-RPC
+    /// (`debug_getRawBlock`, `debug_executionWitness`), validate it natively, and save it.
+    Fetch {
+        /// Block number.
+        #[arg(long)]
+        block: u64,
+        /// The node's JSON-RPC URL (http or https).
+        #[arg(long)]
+        rpc_url: String,
+        /// Where to write the files. Default: `blocks/cache/`.
+        #[arg(long)]
+        blocks_dir: Option<PathBuf>,
+        /// Per-request timeout, seconds.
+        #[arg(long, default_value_t = 120)]
+        timeout: u64,
+        /// Retries after a failed connection, a timeout or an HTTP 429 / 5xx.
+        #[arg(long, default_value_t = 3)]
+        retries: u32,
+        /// Genesis-style chain config (JSON) to validate under. Default: Ethereum mainnet.
+        #[arg(long)]
+        chain: Option<PathBuf>,
+    },
+    /// Generate the project's devnet blocks (deterministic) with their witnesses, chain config
+    /// and manifest.
+    Gen {
+        /// Output directory. Default: the project's `blocks/`.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
-fn print_run(run: &NativeRun) -> ExitCode {
-    let fork = run.fork().unwrap_or_else(|| "?".into());
-    match &run.verdict {
-        Ok(out) => {
-            println!("block {} VALID natively ({fork})", run.data.id);
-            println!("  block hash       {}", out.block_hash);
-            println!("  parent hash      {}", out.parent_hash);
-            println!("  pre-state root   {}", out.pre_state_root);
-            println!("  post-state root  {}", out.post_state_root);
-            println!("  transactions     {}", out.tx_count);
-            println!("  gas used         {}", out.gas_used);
-            println!(
-                "  time             {:.1} ms",
-                run.elapsed.as_secs_f64() * 1e3
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            println!("block {} INVALID ({fork}): {e}", run.data.id);
-            ExitCode::from(1)
-        }
-    }
-}
-
-fn print_witness(r: &WitnessReport) {
-    let source = match r.pre_state_root.1 {
-        RootSource::ParentHeader => "parent header",
-        RootSource::Given => "given",
+fn fetch_block(
+    url: &str,
+    number: u64,
+    dir: &Path,
+    chain: Option<&Path>,
+    options: FetchOptions,
+) -> anyhow::Result<()> {
+    let chain = chain_for(dir, &number.to_string(), chain)?;
+    eprintln!("fetching block {number} from {url}");
+    let fetched = fetch(url, number, dir, &chain, options)?;
+    let via = match fetched.source {
+        BlockSource::RawBlock => "debug_getRawBlock",
+        BlockSource::FullBlock => "eth_getBlockByNumber (re-encoded)",
     };
-    println!("block {} ({})", r.block, r.block_hash);
+    let w = &fetched.data.witness;
     println!(
-        "witness: {} nodes ({} distinct, {} bytes), {} codes, {} headers",
-        r.nodes, r.distinct_nodes, r.node_bytes, r.codes, r.headers
-    );
-    println!("pre-state root {} ({source}): present", r.pre_state_root.0);
-    println!(
-        "reachable: {} accounts, {} storage tries, {} slots, {} nodes ({} unresolved refs)",
-        r.accounts, r.storage_tries, r.slots, r.reached_nodes, r.unresolved
+        "fetched block {number} ({}) via {via}: {} transactions, {} gas",
+        fetched.output.block_hash, fetched.output.tx_count, fetched.output.gas_used
     );
     println!(
-        "time: hashing {:.1} ms, walk {:.1} ms",
-        r.hash_time.as_secs_f64() * 1e3,
-        r.walk_time.as_secs_f64() * 1e3
+        "  witness: {} nodes, {} codes, {} headers; VALID natively",
+        w.state.len(),
+        w.codes.len(),
+        w.headers.len()
     );
-}
-
-fn print_metered(report: &RunReport, segments: bool) {
-    let (Some(insns), Some(cells), Some(memory), Some(segs)) = (
-        report.instructions,
-        report.main_cells,
-        report.memory_bytes,
-        report.segments,
-    ) else {
-        println!("  wall time        {:.2} s", report.wall_s);
-        return;
-    };
-    println!("  instructions     {insns}");
-    println!("  main cells       {cells}");
-    println!("  memory bytes     {memory}");
-    println!("  segments         {segs}");
     println!(
-        "  wall time        {:.2} s ({:.1} M instructions/s)",
-        report.wall_s,
-        report.throughput.unwrap_or_default() / 1e6
+        "  wrote {} and {}",
+        fetched.paths.0.display(),
+        fetched.paths.1.display()
     );
-    if let (true, Some(stats)) = (segments, &report.segment_stats) {
-        println!("  | segment | instructions | main cells | memory bytes |");
-        for (k, s) in stats.iter().enumerate() {
-            println!(
-                "  | {k} | {} | {} | {} |",
-                s.instructions, s.main_cells, s.memory_bytes
-            );
-        }
-    }
-}
-
-fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
-    std::fs::write(path, serde_json::to_vec_pretty(value)?)?;
-    eprintln!("wrote {}", path.display());
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run(
-    block: &str,
-    dir: &std::path::Path,
+    target: &Target,
     mode: Mode,
     keccak: Keccak,
     segments: bool,
-    json: Option<&std::path::Path>,
-    chain: Option<&std::path::Path>,
+    json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let native = run_native(dir, block, chain)?;
+    let native = target.native()?;
     let code = print_run(&native);
     let report = match mode {
         Mode::Native => RunReport::native(&native),
         _ if native.verdict.is_err() => RunReport::native(&native),
         _ => {
             let report = run_in_vm(&native, mode, keccak)?;
-            println!("block {} VALID in the VM ({mode:?}, keccak {}): public values match the native run", block, keccak.name());
+            println!(
+                "block {} VALID in the VM ({mode:?}, keccak {}): public values match the native run",
+                target.block,
+                keccak.name()
+            );
             print_metered(&report, segments);
             report
         }
@@ -219,13 +239,9 @@ fn run(
     Ok(code)
 }
 
-fn compare(
-    block: &str,
-    dir: &std::path::Path,
-    json: Option<&std::path::Path>,
-    chain: Option<&std::path::Path>,
-) -> anyhow::Result<ExitCode> {
-    let native = run_native(dir, block, chain)?;
+fn compare(target: &Target, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let block = &target.block;
+    let native = target.native()?;
     if print_run(&native) != ExitCode::SUCCESS {
         anyhow::bail!("block {block} is invalid natively; nothing to compare");
     }
@@ -253,14 +269,13 @@ fn compare(
 }
 
 fn prove(
-    block: &str,
-    dir: &std::path::Path,
+    target: &Target,
     keccak: Keccak,
     log_stacked_height: usize,
     out: Option<PathBuf>,
-    chain: Option<&std::path::Path>,
 ) -> anyhow::Result<ExitCode> {
-    let native = run_native(dir, block, chain)?;
+    let block = &target.block;
+    let native = target.native()?;
     if print_run(&native) != ExitCode::SUCCESS {
         anyhow::bail!("block {block} is invalid natively; nothing to prove");
     }
@@ -320,59 +335,63 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run {
-            block,
-            blocks_dir,
+            target,
             mode,
             native,
             keccak,
             segments,
             json,
-            chain,
         } => {
             let mode = if native { Mode::Native } else { mode };
-            run(
-                &block,
-                &blocks_dir,
-                mode,
-                keccak,
-                segments,
-                json.as_deref(),
-                chain.as_deref(),
-            )
+            run(&target, mode, keccak, segments, json.as_deref())
         }
-        Command::Compare {
-            block,
-            blocks_dir,
-            json,
-            chain,
-        } => compare(&block, &blocks_dir, json.as_deref(), chain.as_deref()),
+        Command::Compare { target, json } => compare(&target, json.as_deref()),
         Command::Prove {
-            block,
-            blocks_dir,
+            target,
             keccak,
             log_stacked_height,
             out,
-            chain,
-        } => prove(
-            &block,
-            &blocks_dir,
-            keccak,
-            log_stacked_height,
-            out,
-            chain.as_deref(),
-        ),
+        } => prove(&target, keccak, log_stacked_height, out),
         Command::Verify { file } => verify(&file),
         Command::Witness {
-            block,
-            blocks_dir,
+            target,
             pre_state_root,
-        } => blocks::load(&blocks_dir, &block)
-            .map_err(anyhow::Error::from)
-            .and_then(|data| inspect(&data, pre_state_root).map_err(anyhow::Error::from))
+        } => target
+            .dir()
+            .and_then(|dir| Ok(blocks::load(&dir, &target.block)?))
+            .and_then(|data| Ok(inspect(&data, pre_state_root)?))
             .map(|report| {
                 print_witness(&report);
                 ExitCode::SUCCESS
             }),
+        Command::Fetch {
+            block,
+            rpc_url,
+            blocks_dir,
+            timeout,
+            retries,
+            chain,
+        } => {
+            let dir = blocks_dir.unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR));
+            let options = FetchOptions {
+                timeout: Duration::from_secs(timeout),
+                retries,
+                ..FetchOptions::default()
+            };
+            fetch_block(&rpc_url, block, &dir, chain.as_deref(), options)
+                .map(|()| ExitCode::SUCCESS)
+        }
+        Command::Gen { out } => {
+            let out = out.unwrap_or_else(blocks::default_root);
+            host::gen::write_all(&out)
+                .map(|written| {
+                    for line in written {
+                        println!("{line}");
+                    }
+                    ExitCode::SUCCESS
+                })
+                .map_err(anyhow::Error::from)
+        }
     };
     result.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -1,0 +1,268 @@
+//! Block 1 of the devnet: signed transactions, executed, then sealed with their results.
+
+use alloy_consensus::TxReceipt;
+use alloy_consensus::{
+    proofs, Block, BlockBody, Header, SignableTransaction, Signed, TxEip1559, TxEip2930,
+    TxEnvelope, TxLegacy, EMPTY_OMMER_ROOT_HASH,
+};
+use alloy_eips::eip1559::BaseFeeParams;
+use alloy_eips::eip2930::{AccessList, AccessListItem};
+use alloy_eips::eip4895::Withdrawal;
+use alloy_primitives::{keccak256, Address, Bloom, Bytes, Signature, TxKind, B256, U256};
+use k256::ecdsa::SigningKey;
+use program::body::recover_senders;
+use program::db::WitnessDb;
+use program::execute::{apply_bundle, execute};
+use program::header::decode_ancestors;
+use program::witness::open_pre_state;
+use program::ValidationError;
+
+use super::{address_of, asm, balance_slot, Devnet, GenError, Generated};
+use super::{COINBASE, FACTORY, HASHER, TOKEN};
+
+const GWEI: u128 = 1_000_000_000;
+
+fn sign<T>(tx: T, key: &SigningKey) -> TxEnvelope
+where
+    T: SignableTransaction<Signature>,
+    TxEnvelope: From<Signed<T>>,
+{
+    let (signature, recovery) = key
+        .sign_prehash_recoverable(tx.signature_hash().as_slice())
+        .expect("a 32-byte prehash signs");
+    tx.into_signed(Signature::from((signature, recovery)))
+        .into()
+}
+
+/// An EIP-1559 call from `key` (at `nonce`) to `to` with `input`.
+fn call(
+    devnet: &Devnet,
+    key: usize,
+    nonce: u64,
+    to: Address,
+    gas: u64,
+    input: Vec<u8>,
+) -> TxEnvelope {
+    let tx = TxEip1559 {
+        chain_id: devnet.chain.chain_id,
+        nonce,
+        gas_limit: gas,
+        max_fee_per_gas: 10 * GWEI,
+        max_priority_fee_per_gas: GWEI,
+        to: TxKind::Call(to),
+        input: input.into(),
+        ..Default::default()
+    };
+    sign(tx, &devnet.keys[key])
+}
+
+/// Token calldata: `to ‖ amount`.
+fn transfer(to: Address, amount: u64) -> Vec<u8> {
+    let mut data = B256::left_padding_from(to.as_slice()).to_vec();
+    data.extend_from_slice(&B256::from(U256::from(amount)).0);
+    data
+}
+
+fn word(n: u64) -> Vec<u8> {
+    B256::from(U256::from(n)).to_vec()
+}
+
+fn eoa(devnet: &Devnet, i: usize) -> Address {
+    address_of(&devnet.keys[i])
+}
+
+/// An address no genesis account has.
+fn fresh(tag: &str) -> Address {
+    Address::from_slice(&keccak256(tag)[12..])
+}
+
+/// The default block's transactions.
+fn transactions(devnet: &Devnet) -> Vec<TxEnvelope> {
+    let chain_id = devnet.chain.chain_id;
+    let legacy = TxLegacy {
+        chain_id: Some(chain_id),
+        nonce: 0,
+        gas_price: 2 * GWEI,
+        gas_limit: 21_000,
+        to: TxKind::Call(eoa(devnet, 1)),
+        value: U256::from(10u64).pow(U256::from(18)),
+        input: Bytes::new(),
+    };
+    let access_list = AccessList(vec![AccessListItem {
+        address: TOKEN,
+        storage_keys: vec![balance_slot(eoa(devnet, 1)).into()],
+    }]);
+    let eip2930 = TxEip2930 {
+        chain_id,
+        nonce: 0,
+        gas_price: 2 * GWEI,
+        gas_limit: 30_000,
+        to: TxKind::Call(fresh("devnet recipient")),
+        value: U256::from(5u64) * U256::from(10u64).pow(U256::from(17)),
+        access_list,
+        input: Bytes::new(),
+    };
+    let create = TxEip1559 {
+        chain_id,
+        nonce: 0,
+        gas_limit: 200_000,
+        max_fee_per_gas: 10 * GWEI,
+        max_priority_fee_per_gas: GWEI,
+        to: TxKind::Create,
+        input: asm::deployer(&asm::hasher()),
+        ..Default::default()
+    };
+    vec![
+        sign(legacy, &devnet.keys[0]),
+        sign(eip2930, &devnet.keys[1]),
+        call(
+            devnet,
+            2,
+            0,
+            TOKEN,
+            100_000,
+            transfer(eoa(devnet, 3), 1_000),
+        ),
+        call(devnet, 3, 0, TOKEN, 100_000, transfer(eoa(devnet, 4), 7)),
+        call(
+            devnet,
+            4,
+            0,
+            TOKEN,
+            100_000,
+            transfer(fresh("devnet token holder"), 5),
+        ),
+        call(devnet, 5, 0, FACTORY, 200_000, word(1)),
+        call(devnet, 5, 1, FACTORY, 200_000, word(2)),
+        call(devnet, 6, 0, HASHER, 2_000_000, word(64)),
+        sign(create, &devnet.keys[7]),
+        // More than EOA 2 holds: the token reverts, the transaction still pays for its gas.
+        call(
+            devnet,
+            2,
+            1,
+            TOKEN,
+            100_000,
+            transfer(eoa(devnet, 0), u64::MAX),
+        ),
+    ]
+}
+
+fn withdrawals(devnet: &Devnet) -> Vec<Withdrawal> {
+    vec![
+        Withdrawal {
+            index: 0,
+            validator_index: 7,
+            address: eoa(devnet, 0),
+            amount: 32_000_000_000,
+        },
+        Withdrawal {
+            index: 1,
+            validator_index: 8,
+            address: fresh("devnet withdrawal"),
+            amount: 1_000_000,
+        },
+    ]
+}
+
+/// Executes `transactions` and `withdrawals` as block 1 on the genesis and seals the header.
+fn seal(
+    devnet: &Devnet,
+    id: &'static str,
+    description: &'static str,
+    transactions: Vec<TxEnvelope>,
+    withdrawals: Vec<Withdrawal>,
+) -> Result<Generated, GenError> {
+    let invalid = |source: ValidationError| GenError::Invalid { id, source };
+    let parent = &devnet.header;
+    let chain = &devnet.chain;
+    let timestamp = parent.timestamp + 12;
+    let blob_params = chain
+        .blob_params_at(timestamp)
+        .expect("Osaka has blob parameters");
+    let header = Header {
+        parent_hash: parent.hash_slow(),
+        ommers_hash: EMPTY_OMMER_ROOT_HASH,
+        beneficiary: COINBASE,
+        transactions_root: proofs::calculate_transaction_root(&transactions),
+        number: parent.number + 1,
+        gas_limit: parent.gas_limit,
+        timestamp,
+        extra_data: parent.extra_data.clone(),
+        mix_hash: keccak256("devnet prevrandao 1"),
+        base_fee_per_gas: parent.next_block_base_fee(BaseFeeParams::ethereum()),
+        withdrawals_root: Some(proofs::calculate_withdrawals_root(&withdrawals)),
+        blob_gas_used: Some(0),
+        excess_blob_gas: parent.next_block_excess_blob_gas(blob_params),
+        parent_beacon_block_root: Some(keccak256("devnet beacon root 1")),
+        ..Default::default()
+    };
+    let mut block = Block {
+        header,
+        body: BlockBody {
+            transactions,
+            ommers: Vec::new(),
+            withdrawals: Some(withdrawals.into()),
+        },
+    };
+
+    let witness = &devnet.witness;
+    let senders = recover_senders(&block.body.transactions).map_err(invalid)?;
+    let (_, block_hashes) = decode_ancestors(&witness.headers).map_err(invalid)?;
+    let store = witness.node_store();
+    let state = open_pre_state(&store, parent.state_root).map_err(|e| invalid(e.into()))?;
+    let mut db = WitnessDb::new(state, &witness.codes, block_hashes);
+    let (result, bundle) = execute(&block, &senders, chain, &mut db).map_err(invalid)?;
+    apply_bundle(&mut db.state, &bundle).map_err(|e| invalid(ValidationError::StateUpdate(e)))?;
+    let header = &mut block.header;
+    header.state_root = db
+        .state
+        .root()
+        .map_err(|e| invalid(ValidationError::StateUpdate(e)))?;
+    header.gas_used = result.gas_used;
+    header.blob_gas_used = Some(result.blob_gas_used);
+    header.receipts_root = proofs::calculate_receipt_root(&result.receipts);
+    header.logs_bloom = result
+        .receipts
+        .iter()
+        .fold(Bloom::ZERO, |acc, r| acc | r.bloom());
+    header.requests_hash = Some(result.requests.requests_hash());
+    drop(senders);
+
+    let block_rlp = alloy_rlp::encode(&block);
+    // The generator's block must pass the validator it is made for.
+    let output = program::validate_block(&block_rlp, witness, chain).map_err(invalid)?;
+    Ok(Generated {
+        id,
+        description,
+        withdrawals: block.body.withdrawals.as_ref().map_or(0, |w| w.len()),
+        block_rlp,
+        witness: witness.clone(),
+        output,
+    })
+}
+
+/// `devnet`: the default block of `host run`.
+pub fn default_block(devnet: &Devnet) -> Result<Generated, GenError> {
+    seal(
+        devnet,
+        "devnet",
+        "10 transactions (legacy, EIP-2930, EIP-1559): ETH transfers, token transfers into \
+         keccak-addressed mapping slots, two CREATE2 deployments, a CREATE deployment, a \
+         64-step KECCAK256 chain writing 64 slots, a reverting transfer; 2 withdrawals",
+        transactions(devnet),
+        withdrawals(devnet),
+    )
+}
+
+/// `devnet-small`: withdrawals only; proves in one segment on a CPU.
+pub fn small_block(devnet: &Devnet) -> Result<Generated, GenError> {
+    seal(
+        devnet,
+        "devnet-small",
+        "no transactions, 2 withdrawals, the Prague/Osaka system calls: small enough to prove \
+         in one segment on a CPU",
+        Vec::new(),
+        withdrawals(devnet),
+    )
+}

@@ -1,0 +1,89 @@
+//! What the `host` commands print.
+
+use std::process::ExitCode;
+
+use host::inspect::{RootSource, WitnessReport};
+use host::report::RunReport;
+use host::run::NativeRun;
+
+pub fn print_run(run: &NativeRun) -> ExitCode {
+    let fork = run.fork().unwrap_or_else(|| "?".into());
+    match &run.verdict {
+        Ok(out) => {
+            println!("block {} VALID natively ({fork})", run.data.id);
+            println!("  block hash       {}", out.block_hash);
+            println!("  parent hash      {}", out.parent_hash);
+            println!("  pre-state root   {}", out.pre_state_root);
+            println!("  post-state root  {}", out.post_state_root);
+            println!("  transactions     {}", out.tx_count);
+            println!("  gas used         {}", out.gas_used);
+            println!(
+                "  time             {:.1} ms",
+                run.elapsed.as_secs_f64() * 1e3
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("block {} INVALID ({fork}): {e}", run.data.id);
+            ExitCode::from(1)
+        }
+    }
+}
+
+pub fn print_witness(r: &WitnessReport) {
+    let source = match r.pre_state_root.1 {
+        RootSource::ParentHeader => "parent header",
+        RootSource::Given => "given",
+    };
+    println!("block {} ({})", r.block, r.block_hash);
+    println!(
+        "witness: {} nodes ({} distinct, {} bytes), {} codes, {} headers",
+        r.nodes, r.distinct_nodes, r.node_bytes, r.codes, r.headers
+    );
+    println!("pre-state root {} ({source}): present", r.pre_state_root.0);
+    println!(
+        "reachable: {} accounts, {} storage tries, {} slots, {} nodes ({} unresolved refs)",
+        r.accounts, r.storage_tries, r.slots, r.reached_nodes, r.unresolved
+    );
+    println!(
+        "time: hashing {:.1} ms, walk {:.1} ms",
+        r.hash_time.as_secs_f64() * 1e3,
+        r.walk_time.as_secs_f64() * 1e3
+    );
+}
+
+pub fn print_metered(report: &RunReport, segments: bool) {
+    let (Some(insns), Some(cells), Some(memory), Some(segs)) = (
+        report.instructions,
+        report.main_cells,
+        report.memory_bytes,
+        report.segments,
+    ) else {
+        println!("  wall time        {:.2} s", report.wall_s);
+        return;
+    };
+    println!("  instructions     {insns}");
+    println!("  main cells       {cells}");
+    println!("  memory bytes     {memory}");
+    println!("  segments         {segs}");
+    println!(
+        "  wall time        {:.2} s ({:.1} M instructions/s)",
+        report.wall_s,
+        report.throughput.unwrap_or_default() / 1e6
+    );
+    if let (true, Some(stats)) = (segments, &report.segment_stats) {
+        println!("  | segment | instructions | main cells | memory bytes |");
+        for (k, s) in stats.iter().enumerate() {
+            println!(
+                "  | {k} | {} | {} | {} |",
+                s.instructions, s.main_cells, s.memory_bytes
+            );
+        }
+    }
+}
+
+pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
+    std::fs::write(path, serde_json::to_vec_pretty(value)?)?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
