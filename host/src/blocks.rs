@@ -27,8 +27,10 @@ pub fn default_root() -> PathBuf {
     if here.is_dir() {
         return here;
     }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let built = manifest
+        .parent()
+        .unwrap_or(manifest)
         .join(DEFAULT_BLOCKS_DIR);
     if built.is_dir() {
         built

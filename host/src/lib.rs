@@ -16,6 +16,7 @@ pub mod fetch;
 pub mod fixtures;
 pub mod gen;
 pub mod inspect;
+pub mod progress;
 pub mod proof;
 pub mod report;
 pub mod run;

@@ -15,6 +15,7 @@ use openvm_sdk::{DefaultStarkEngine, SC};
 use openvm_stark_backend::p3_field::PrimeField32;
 use serde::{Deserialize, Serialize};
 
+use crate::progress::SegmentProgress;
 use crate::vm::{build_guest_bin, sdk, timed, vm_err, Keccak, Vm, VmError};
 
 /// The proof file's format version.
@@ -76,12 +77,21 @@ pub fn prove(
     input: &[u8],
 ) -> Result<(ProofFile, Duration), ProofError> {
     let elf = build_guest_bin(bin, keccak, &[])?;
+    // A metered pass first (seconds), so progress can say how many segments there are.
+    let (_, metering) =
+        Vm::with_log_stacked_height(elf.clone(), public_values_len, log_stacked_height)?
+            .metered(input)?;
+    let segments = metering.segments.len();
+    eprintln!(
+        "proving {bin} ({}): {} instructions in {segments} segment(s) ...",
+        keccak.name(),
+        metering.instructions
+    );
     let sdk = sdk(public_values_len, log_stacked_height)?;
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
-    eprintln!("proving {bin} ({}) ...", keccak.name());
     let (proof, elapsed) = timed(|| -> Result<_, VmError> {
         let mut prover = sdk.app_prover(exe).map_err(vm_err)?;
-        prover.prove(Vm::stdin(input)).map_err(vm_err)
+        SegmentProgress::new(segments).during(|| prover.prove(Vm::stdin(input)).map_err(vm_err))
     });
     let proof = proof?;
     let public_values = committed_public_values(&proof);

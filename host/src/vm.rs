@@ -30,7 +30,11 @@ use openvm_sdk::config::{AggregationSystemParams, AppConfig};
 use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
 use openvm_sdk::openvm_circuit::arch::{SystemConfig, VirtualMachine};
 use openvm_sdk::openvm_circuit::system::memory::merkle::public_values::extract_public_values;
-use openvm_sdk::{DefaultStarkEngine, Sdk, StdIn, F};
+use openvm_sdk::{Sdk, StdIn, F};
+use openvm_stark_sdk::config::baby_bear_poseidon2::BabyBearPoseidon2CpuEngine;
+
+/// Metering runs on the CPU whatever engine proves (the `cuda` feature swaps the SDK's).
+type MeterEngine = BabyBearPoseidon2CpuEngine;
 use openvm_sdk_config::{SdkSystemConfig, SdkVmConfig};
 use openvm_stark_sdk::config::{app_params_with_100_bits_security, MAX_APP_LOG_STACKED_HEIGHT};
 use openvm_transpiler::elf::Elf;
@@ -212,7 +216,16 @@ impl Vm {
     /// The VM for `elf` with this project's config, `public_values` public values and the
     /// default app parameters.
     pub fn new(elf: Elf, public_values: usize) -> Result<Self, VmError> {
-        let sdk = sdk(public_values, MAX_APP_LOG_STACKED_HEIGHT)?;
+        Self::with_log_stacked_height(elf, public_values, MAX_APP_LOG_STACKED_HEIGHT)
+    }
+
+    /// The VM with segments of at most 2^`log_stacked_height` rows (as a prover would use).
+    pub fn with_log_stacked_height(
+        elf: Elf,
+        public_values: usize,
+        log_stacked_height: usize,
+    ) -> Result<Self, VmError> {
+        let sdk = sdk(public_values, log_stacked_height)?;
         let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
         Ok(Self {
             sdk,
@@ -239,7 +252,7 @@ impl Vm {
         use openvm_stark_backend::prover::{DeviceDataTransporter, ProverBackend};
         use openvm_stark_backend::StarkEngine;
         let vm_pk = self.sdk.app_pk().app_vm_pk.clone();
-        let engine = DefaultStarkEngine::new(vm_pk.vm_pk.params.clone());
+        let engine = MeterEngine::new(vm_pk.vm_pk.params.clone());
         let d_pk = engine.device().transport_pk_to_device(&*vm_pk.vm_pk);
         let vm = VirtualMachine::new(
             engine,
@@ -271,7 +284,7 @@ impl Vm {
                     no_rot += cells;
                 }
                 interactions += h * pk.vk.symbolic_constraints.interactions.len();
-                buffers += h * <<DefaultStarkEngine as StarkEngine>::PB as ProverBackend>::constraint_eval_buffer_size(&vm.pk().per_air[i]);
+                buffers += h * <<MeterEngine as StarkEngine>::PB as ProverBackend>::constraint_eval_buffer_size(&vm.pk().per_air[i]);
             }
             let estimate = memory.estimate(
                 openvm_stark_backend::memory_metering::ProvingMemoryCounts::new(

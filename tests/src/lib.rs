@@ -5,6 +5,8 @@
 
 use std::path::PathBuf;
 
+pub mod rpc;
+
 /// `../shared/blocks` beside the workspace root, or `$SHARED_BLOCKS_DIR`.
 pub fn shared_blocks_dir() -> PathBuf {
     let dir = std::env::var_os("SHARED_BLOCKS_DIR")

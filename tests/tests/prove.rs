@@ -3,6 +3,9 @@
 //! the VM) is proved and verified for both keccak variants. Execution would not catch a
 //! misused XORIN (unaligned pointer, ragged length); the prover does. The proof also goes
 //! through a proof file, and tampered claims or proofs are rejected.
+//!
+//! A whole block is proved too: the generated `devnet-small` block (withdrawals and system
+//! calls, one segment), through the same `guest` binary `host prove` uses.
 
 use host::proof::{self, ProofError};
 use host::vm::{build_guest_bin, Keccak, Vm};
@@ -10,6 +13,9 @@ use host::vm::{build_guest_bin, Keccak, Vm};
 /// Small segments: the program is under a million instructions.
 const LOG_STACKED_HEIGHT: usize = 20;
 const PUBLIC_VALUES: usize = 32;
+
+/// One prover at a time: two at once would need twice the memory (~14 GB together here).
+static ONE_PROVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn prove(variant: Keccak) -> proof::ProofFile {
     let elf = build_guest_bin("keccak_alignment", variant, &[]).unwrap_or_else(|e| panic!("{e}"));
@@ -37,10 +43,9 @@ fn prove(variant: Keccak) -> proof::ProofFile {
     file
 }
 
-/// One test, both variants in turn: two provers at once would need twice the memory
-/// (~14 GB together on this machine).
 #[test]
 fn keccak_alignment_proves_and_verifies_with_both_keccaks() {
+    let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
     let ours = prove(Keccak::Ours);
     let path = std::env::temp_dir().join(format!("keccak-alignment-{}.proof", std::process::id()));
     proof::write(&path, &ours).unwrap();
@@ -72,4 +77,44 @@ fn keccak_alignment_proves_and_verifies_with_both_keccaks() {
 
     let stock = prove(Keccak::Stock);
     assert_eq!(proof::verify(&stock).unwrap(), stock.public_values);
+}
+
+#[test]
+fn the_small_devnet_block_proves_in_one_segment_and_verifies() {
+    let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
+    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let native = host::run::run_native(&blocks, "devnet-small", None).unwrap();
+    let out = native.verdict.clone().unwrap();
+    let input = host::report::guest_input(&native);
+    let (file, elapsed) = proof::prove(
+        "guest",
+        Keccak::Ours,
+        host::vm::PUBLIC_VALUES,
+        LOG_STACKED_HEIGHT,
+        &input,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "devnet-small: {} segment(s) proved in {:.1} s",
+        file.proof.per_segment.len(),
+        elapsed.as_secs_f64()
+    );
+    assert_eq!(file.proof.per_segment.len(), 1);
+    let path = std::env::temp_dir().join(format!("devnet-small-{}.proof", std::process::id()));
+    proof::write(&path, &file).unwrap();
+    let mut file = proof::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let public = proof::verify(&file).unwrap();
+    let [block_hash, parent_hash, state_root] = host::vm::split_public_values(&public).unwrap();
+    assert_eq!(
+        (block_hash, parent_hash, state_root),
+        (out.block_hash, out.parent_hash, out.post_state_root)
+    );
+    // Claiming another post-state root fails.
+    let last = file.public_values.len() - 1;
+    file.public_values[last] ^= 1;
+    assert!(matches!(
+        proof::verify(&file),
+        Err(ProofError::PublicValues { .. })
+    ));
 }

@@ -57,9 +57,9 @@ fn call(
 }
 
 /// Token calldata: `to ‖ amount`.
-fn transfer(to: Address, amount: u64) -> Vec<u8> {
+fn transfer(to: Address, amount: U256) -> Vec<u8> {
     let mut data = B256::left_padding_from(to.as_slice()).to_vec();
-    data.extend_from_slice(&B256::from(U256::from(amount)).0);
+    data.extend_from_slice(&B256::from(amount).0);
     data
 }
 
@@ -121,16 +121,23 @@ fn transactions(devnet: &Devnet) -> Vec<TxEnvelope> {
             0,
             TOKEN,
             100_000,
-            transfer(eoa(devnet, 3), 1_000),
+            transfer(eoa(devnet, 3), U256::from(1_000)),
         ),
-        call(devnet, 3, 0, TOKEN, 100_000, transfer(eoa(devnet, 4), 7)),
+        call(
+            devnet,
+            3,
+            0,
+            TOKEN,
+            100_000,
+            transfer(eoa(devnet, 4), U256::from(7)),
+        ),
         call(
             devnet,
             4,
             0,
             TOKEN,
             100_000,
-            transfer(fresh("devnet token holder"), 5),
+            transfer(fresh("devnet token holder"), U256::from(5)),
         ),
         call(devnet, 5, 0, FACTORY, 200_000, word(1)),
         call(devnet, 5, 1, FACTORY, 200_000, word(2)),
@@ -143,7 +150,7 @@ fn transactions(devnet: &Devnet) -> Vec<TxEnvelope> {
             1,
             TOKEN,
             100_000,
-            transfer(eoa(devnet, 0), u64::MAX),
+            transfer(eoa(devnet, 0), U256::MAX),
         ),
     ]
 }
