@@ -94,7 +94,9 @@ pub fn prove(
         SegmentProgress::new(segments).during(|| prover.prove(Vm::stdin(input)).map_err(vm_err))
     });
     let proof = proof?;
-    let public_values = committed_public_values(&proof);
+    let mut public_values = committed_public_values(&proof);
+    // The VM holds a power of two of them; the guest reveals the first `public_values_len`.
+    public_values.truncate(public_values_len);
     let file = ProofFile {
         format: FORMAT,
         bin: bin.to_owned(),

@@ -150,12 +150,17 @@ pub fn build_guest_bin(
 /// census counters and the guest's total heap use).
 pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 
-/// The VM configuration: rv32im, io, keccak, and `public_values` public values.
+/// The VM configuration: rv32im, io, keccak, and room for `public_values` public values.
+///
+/// The count is rounded up to a power of two: the prover commits the public values as a
+/// Merkle tree and panics on any other count (`pv_height must be a power of two`, seen with the
+/// block guest's 96). The guest leaves the extra values zero; callers read the first
+/// `public_values`.
 pub fn vm_config(public_values: usize) -> SdkVmConfig {
     let mut config = SdkVmConfig::riscv32();
     config.keccak = Some(Default::default());
     config.system = SdkSystemConfig {
-        config: SystemConfig::default().with_public_values(public_values),
+        config: SystemConfig::default().with_public_values(public_values.next_power_of_two()),
     };
     config
 }
@@ -242,9 +247,12 @@ impl Vm {
 
     /// Pure execution; returns the public values.
     pub fn execute(&self, input: &[u8]) -> Result<Vec<u8>, VmError> {
-        self.sdk
+        let mut public = self
+            .sdk
             .execute(self.exe.clone(), Self::stdin(input))
-            .map_err(vm_err)
+            .map_err(vm_err)?;
+        public.truncate(self.public_values);
+        Ok(public)
     }
 
     /// Metered execution; returns the public values and the figures.
