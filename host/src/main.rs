@@ -297,6 +297,14 @@ fn prove(
         elapsed.as_secs_f64(),
         out.display()
     );
+    if let Some([block_hash, parent_hash, state_root]) =
+        host::vm::split_public_values(&file.public_values)
+    {
+        println!("  public values (in the proof file):");
+        println!("  block hash       {block_hash}");
+        println!("  parent hash      {parent_hash}");
+        println!("  post-state root  {state_root}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
