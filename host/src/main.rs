@@ -9,7 +9,7 @@ use std::time::Duration;
 use alloy_primitives::B256;
 use clap::{Args, Parser, Subcommand};
 use host::blocks::{self, DEFAULT_BLOCK};
-use host::fetch::{fetch, BlockSource, FetchOptions};
+use host::fetch::{fetch, locate_or_fetch, BlockSource, FetchOptions, Fetched};
 use host::inspect::inspect;
 use host::report::{census_table, run_census, run_in_vm, Comparison, Mode, RunReport};
 use host::run::{chain_for, run_native, NativeRun};
@@ -53,28 +53,28 @@ impl Target {
             Some(dir) => vec![dir.clone()],
             None => blocks::default_dirs().to_vec(),
         };
-        let missing = match blocks::locate(&dirs, &self.block) {
-            Ok(dir) => return Ok(dir),
-            Err(missing) => missing,
-        };
-        let Some(url) = &self.rpc_url else {
-            return Err(missing.into());
-        };
-        let number: u64 = self
-            .block
-            .parse()
-            .map_err(|_| anyhow::anyhow!("{missing}; only numbered blocks can be fetched"))?;
-        let dir = self
+        let fetch_dir = self
             .blocks_dir
             .clone()
             .unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR));
-        fetch_block(
-            url,
-            number,
-            &dir,
-            self.chain.as_deref(),
+        let chain = chain_for(&fetch_dir, &self.block, self.chain.as_deref())?;
+        if let Some(url) = &self.rpc_url {
+            eprintln!(
+                "block {}: fetching from {url} if its files are missing",
+                self.block
+            );
+        }
+        let (dir, fetched) = locate_or_fetch(
+            &dirs,
+            &self.block,
+            self.rpc_url.as_deref(),
+            &fetch_dir,
+            &chain,
             FetchOptions::default(),
         )?;
+        if let Some(fetched) = fetched {
+            print_fetched(&fetched);
+        }
         Ok(dir)
     }
 
@@ -177,24 +177,15 @@ enum Command {
     },
 }
 
-fn fetch_block(
-    url: &str,
-    number: u64,
-    dir: &Path,
-    chain: Option<&Path>,
-    options: FetchOptions,
-) -> anyhow::Result<()> {
-    let chain = chain_for(dir, &number.to_string(), chain)?;
-    eprintln!("fetching block {number} from {url}");
-    let fetched = fetch(url, number, dir, &chain, options)?;
+fn print_fetched(fetched: &Fetched) {
     let via = match fetched.source {
         BlockSource::RawBlock => "debug_getRawBlock",
         BlockSource::FullBlock => "eth_getBlockByNumber (re-encoded)",
     };
-    let w = &fetched.data.witness;
+    let (out, w) = (&fetched.output, &fetched.data.witness);
     println!(
-        "fetched block {number} ({}) via {via}: {} transactions, {} gas",
-        fetched.output.block_hash, fetched.output.tx_count, fetched.output.gas_used
+        "fetched block {} ({}) via {via}: {} transactions, {} gas",
+        fetched.data.id, out.block_hash, out.tx_count, out.gas_used
     );
     println!(
         "  witness: {} nodes, {} codes, {} headers; VALID natively",
@@ -207,7 +198,6 @@ fn fetch_block(
         fetched.paths.0.display(),
         fetched.paths.1.display()
     );
-    Ok(())
 }
 
 fn run(
@@ -386,8 +376,16 @@ fn main() -> ExitCode {
                 retries,
                 ..FetchOptions::default()
             };
-            fetch_block(&rpc_url, block, &dir, chain.as_deref(), options)
-                .map(|()| ExitCode::SUCCESS)
+            chain_for(&dir, &block.to_string(), chain.as_deref())
+                .map_err(anyhow::Error::from)
+                .and_then(|chain| {
+                    eprintln!("fetching block {block} from {rpc_url}");
+                    Ok(fetch(&rpc_url, block, &dir, &chain, options)?)
+                })
+                .map(|fetched| {
+                    print_fetched(&fetched);
+                    ExitCode::SUCCESS
+                })
         }
         Command::Gen { out } => {
             let out = out.unwrap_or_else(blocks::default_root);

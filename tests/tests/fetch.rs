@@ -369,3 +369,30 @@ fn missing_block_files_name_the_files_and_the_fetch_command() {
     let err = host::blocks::locate(std::slice::from_ref(&dir), "24001988").unwrap_err();
     assert_eq!(err.missing, [dir.join("24001988.witness.json")]);
 }
+
+#[test]
+fn run_fetches_only_what_is_missing() {
+    use host::fetch::{locate_or_fetch, LocateError};
+    let server = honest();
+    let (cache, id) = (scratch("locate"), BLOCK.to_string());
+    let dirs = [scratch("locate-empty"), cache.clone()];
+    let chain = ChainConfig::mainnet();
+    // Missing, no URL: the missing files, no request.
+    let err = locate_or_fetch(&dirs, &id, None, &cache, &chain, fast()).unwrap_err();
+    assert!(matches!(err, LocateError::Missing(_)), "{err}");
+    // Missing, with a URL: fetched into the cache directory.
+    let (dir, fetched) =
+        locate_or_fetch(&dirs, &id, Some(&server.url), &cache, &chain, fast()).unwrap();
+    assert_eq!(dir, cache);
+    assert_eq!(fetched.unwrap().output.block_hash.to_string(), MAINNET[0].1);
+    assert_eq!(server.methods().len(), 2);
+    // Present: found, nothing fetched.
+    let (dir, fetched) =
+        locate_or_fetch(&dirs, &id, Some(&server.url), &cache, &chain, fast()).unwrap();
+    assert_eq!((dir, fetched.is_none()), (cache.clone(), true));
+    assert_eq!(server.methods().len(), 2);
+    // A name, not a number: nothing a node could serve.
+    let err =
+        locate_or_fetch(&dirs, "devnet-x", Some(&server.url), &cache, &chain, fast()).unwrap_err();
+    assert!(matches!(err, LocateError::NotANumber(_)), "{err}");
+}
