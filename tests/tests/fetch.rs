@@ -1,11 +1,11 @@
 //! `host fetch` through alloy's real client against a JSON-RPC server on 127.0.0.1 serving
 //! mainnet block 24171384 from `../shared/blocks/mainnet/`, honestly and not.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use host::fetch::{fetch, BlockSource, FetchError, FetchOptions};
+use host::fetch::{fetch, BlockSource, FetchError, FetchOptions, Fetched};
 use program::ChainConfig;
 use serde_json::Value;
 use tests::rpc::{MainnetNode, Reply, RpcServer};
@@ -19,6 +19,11 @@ fn fast() -> FetchOptions {
         retries: 2,
         backoff: Duration::from_millis(20),
     }
+}
+
+/// Fetches `block` from `url` into `dir` under mainnet rules, with [`fast`] options.
+fn get(url: &str, block: u64, dir: &Path) -> Result<Fetched, FetchError> {
+    fetch(url, block, dir, &ChainConfig::mainnet(), fast())
 }
 
 /// A fresh, empty directory under the system's temp dir.
@@ -42,7 +47,7 @@ fn honest() -> RpcServer {
 fn fetches_validates_and_writes_the_raw_block() {
     let server = honest();
     let dir = scratch("raw");
-    let fetched = fetch(&server.url, BLOCK, &dir, &ChainConfig::mainnet(), fast()).unwrap();
+    let fetched = get(&server.url, BLOCK, &dir).unwrap();
     assert_eq!(fetched.source, BlockSource::RawBlock);
     assert_eq!(fetched.output.block_hash.to_string(), MAINNET[0].1);
     assert_eq!(
@@ -73,7 +78,7 @@ fn falls_back_to_the_full_block_when_raw_blocks_are_not_served() {
         _ => node.answer(method, params),
     });
     let dir = scratch("full");
-    let fetched = fetch(&server.url, BLOCK, &dir, &ChainConfig::mainnet(), fast()).unwrap();
+    let fetched = get(&server.url, BLOCK, &dir).unwrap();
     assert_eq!(fetched.source, BlockSource::FullBlock);
     assert_eq!(
         server.methods(),
@@ -99,7 +104,7 @@ fn a_node_without_the_witness_method_is_named() {
         _ => node.answer(method, params),
     });
     let dir = scratch("nowitness");
-    let err = fetch(&server.url, BLOCK, &dir, &ChainConfig::mainnet(), fast()).unwrap_err();
+    let err = get(&server.url, BLOCK, &dir).unwrap_err();
     assert!(
         matches!(
             err,
@@ -118,14 +123,7 @@ fn a_node_without_the_witness_method_is_named() {
 fn an_unknown_block_is_not_found() {
     let server = honest();
     let dir = scratch("notfound");
-    let err = fetch(
-        &server.url,
-        BLOCK + 1,
-        &dir,
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap_err();
+    let err = get(&server.url, BLOCK + 1, &dir).unwrap_err();
     assert!(
         matches!(err, FetchError::BlockNotFound { block, method: "debug_getRawBlock", .. } if block == BLOCK + 1),
         "{err}"
@@ -136,14 +134,7 @@ fn an_unknown_block_is_not_found() {
         "debug_getRawBlock" => Reply::Error(-32601, "not supported".into()),
         _ => node.answer(method, params),
     });
-    let err = fetch(
-        &server.url,
-        BLOCK + 1,
-        &dir,
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap_err();
+    let err = get(&server.url, BLOCK + 1, &dir).unwrap_err();
     assert!(
         matches!(
             err,
@@ -178,7 +169,7 @@ fn a_corrupt_witness_is_rejected_and_nothing_is_written() {
         _ => node.answer(method, params),
     });
     let dir = scratch("corrupt");
-    let err = fetch(&server.url, BLOCK, &dir, &ChainConfig::mainnet(), fast()).unwrap_err();
+    let err = get(&server.url, BLOCK, &dir).unwrap_err();
     let FetchError::Invalid { block, source, .. } = &err else {
         panic!("expected Invalid, got {err}");
     };
@@ -192,7 +183,7 @@ fn a_corrupt_witness_is_rejected_and_nothing_is_written() {
         "debug_executionWitness" => Reply::Result(Value::String("0xdead".into())),
         _ => node.answer(method, params),
     });
-    let err = fetch(&server.url, BLOCK, &dir, &ChainConfig::mainnet(), fast()).unwrap_err();
+    let err = get(&server.url, BLOCK, &dir).unwrap_err();
     assert!(
         matches!(
             err,
@@ -213,14 +204,7 @@ fn a_node_that_answers_the_wrong_block_is_caught() {
         "debug_executionWitness" => Reply::Result(other.witness.clone()),
         _ => Reply::Error(-32601, "no".into()),
     });
-    let err = fetch(
-        &server.url,
-        BLOCK,
-        &scratch("wrong"),
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap_err();
+    let err = get(&server.url, BLOCK, &scratch("wrong")).unwrap_err();
     assert!(
         matches!(err, FetchError::WrongBlock { block: BLOCK, .. }),
         "{err}"
@@ -269,14 +253,7 @@ fn server_errors_are_retried_until_the_node_answers() {
         }
         node.answer(method, params)
     });
-    let fetched = fetch(
-        &server.url,
-        BLOCK,
-        &scratch("retry"),
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap();
+    let fetched = get(&server.url, BLOCK, &scratch("retry")).unwrap();
     assert_eq!(fetched.output.block_hash.to_string(), MAINNET[0].1);
     assert_eq!(
         server.methods(),
@@ -290,27 +267,13 @@ fn server_errors_are_retried_until_the_node_answers() {
 
     // A node that keeps failing: the HTTP status, after every retry.
     let server = RpcServer::start(|_, _| Reply::Http(502));
-    let err = fetch(
-        &server.url,
-        BLOCK,
-        &scratch("retry2"),
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap_err();
+    let err = get(&server.url, BLOCK, &scratch("retry2")).unwrap_err();
     assert!(matches!(err, FetchError::Http { status: 502, .. }), "{err}");
     assert_eq!(server.methods().len(), 3);
 
     // Other JSON-RPC errors are answers: not retried, reported with their code.
     let server = RpcServer::start(|_, _| Reply::Error(-32000, "internal failure".into()));
-    let err = fetch(
-        &server.url,
-        BLOCK,
-        &scratch("retry3"),
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap_err();
+    let err = get(&server.url, BLOCK, &scratch("retry3")).unwrap_err();
     assert!(matches!(err, FetchError::Rpc { code: -32000, .. }), "{err}");
     assert_eq!(server.methods().len(), 1);
 }
@@ -324,26 +287,12 @@ fn an_unreachable_node_and_a_bad_url_are_named() {
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}");
-    let err = fetch(
-        &url,
-        BLOCK,
-        &scratch("down"),
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap_err();
+    let err = get(&url, BLOCK, &scratch("down")).unwrap_err();
     assert!(
         matches!(&err, FetchError::Unreachable { attempts: 3, url: u, .. } if *u == url),
         "{err}"
     );
-    let err = fetch(
-        "not a url",
-        BLOCK,
-        &scratch("badurl"),
-        &ChainConfig::mainnet(),
-        fast(),
-    )
-    .unwrap_err();
+    let err = get("not a url", BLOCK, &scratch("badurl")).unwrap_err();
     assert!(matches!(err, FetchError::BadUrl { .. }), "{err}");
 }
 
