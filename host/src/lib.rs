@@ -1,10 +1,14 @@
-//! The host: loads block data from disk and checks it natively.
+//! The host: gets block data (disk, an archive node, or generated), checks it natively, runs
+//! and meters the guest in the OpenVM VM, and proves it.
 //!
 //! - [`blocks`]: the on-disk block format (`<n>.block.rlp` + `<n>.witness.json`, what an
-//!   archive node's `debug_getRawBlock` / `debug_executionWitness` return) and its loading.
+//!   archive node's `debug_getRawBlock` / `debug_executionWitness` return), loading and lookup.
 //! - [`chain`]: chain configurations from genesis-style JSON.
+//! - [`fetch`]: blocks and witnesses from an archive node's JSON-RPC, validated before caching.
 //! - [`fixtures`]: EEST blockchain tests, and the full-state → witness converter they need.
+//! - [`gen`]: the project's deterministic devnet blocks (the default block).
 //! - [`inspect`]: what a witness holds and which accounts and storage slots it reaches.
+//! - [`progress`]: per-segment progress while proving.
 //! - [`proof`]: app proofs of a guest run: prove, write, read, verify.
 //! - [`report`]: run reports (text, JSON) and the stock-versus-ours comparison.
 //! - [`run`]: validating a block natively.
