@@ -11,9 +11,11 @@ use clap::{Args, Parser, Subcommand};
 use host::blocks::{self, DEFAULT_BLOCK};
 use host::fetch::{fetch, locate_or_fetch, BlockSource, FetchOptions, Fetched};
 use host::inspect::inspect;
-use host::report::{census_table, run_census, run_in_vm, Comparison, Mode, RunReport};
+use host::report::{
+    census_table, run_census, run_in_vm, run_in_vm_with, Comparison, Mode, RunReport,
+};
 use host::run::{chain_for, run_native, NativeRun};
-use host::vm::Keccak;
+use host::vm::{Crypto, Keccak};
 use print::{print_metered, print_run, print_witness, write_json};
 
 #[derive(Parser)]
@@ -102,6 +104,9 @@ enum Command {
         /// The guest's keccak (VM modes).
         #[arg(long, value_enum, default_value_t = Keccak::Ours)]
         keccak: Keccak,
+        /// Where the guest's secp256k1 sender recovery runs (VM modes).
+        #[arg(long, value_enum, default_value_t = Crypto::Openvm)]
+        crypto: Crypto,
         /// Also print a per-segment table (metered mode).
         #[arg(long)]
         segments: bool,
@@ -203,7 +208,7 @@ fn print_fetched(fetched: &Fetched) {
 fn run(
     target: &Target,
     mode: Mode,
-    keccak: Keccak,
+    (keccak, crypto): (Keccak, Crypto),
     segments: bool,
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
@@ -213,11 +218,12 @@ fn run(
         Mode::Native => RunReport::native(&native),
         _ if native.verdict.is_err() => RunReport::native(&native),
         _ => {
-            let report = run_in_vm(&native, mode, keccak)?;
+            let report = run_in_vm_with(&native, mode, keccak, crypto)?;
             println!(
-                "block {} VALID in the VM ({mode:?}, keccak {}): public values match the native run",
+                "block {} VALID in the VM ({mode:?}, keccak {}, crypto {}): public values match the native run",
                 target.block,
-                keccak.name()
+                keccak.name(),
+                crypto.name()
             );
             print_metered(&report, segments);
             report
@@ -337,11 +343,12 @@ fn main() -> ExitCode {
             mode,
             native,
             keccak,
+            crypto,
             segments,
             json,
         } => {
             let mode = if native { Mode::Native } else { mode };
-            run(&target, mode, keccak, segments, json.as_deref())
+            run(&target, mode, (keccak, crypto), segments, json.as_deref())
         }
         Command::Compare { target, json } => compare(&target, json.as_deref()),
         Command::Prove {

@@ -8,7 +8,7 @@ use program::{BlockOutput, StatelessInput};
 use serde::Serialize;
 
 use crate::run::NativeRun;
-use crate::vm::{self, build_guest, split_public_values, Keccak, Metering, Vm, VmError};
+use crate::vm::{self, build_guest, split_public_values, Crypto, Keccak, Metering, Vm, VmError};
 
 /// How a block is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -39,6 +39,8 @@ pub struct RunReport {
     pub mode: Mode,
     /// The keccak variant (VM modes).
     pub keccak: Option<Keccak>,
+    /// Where secp256k1 ran (VM modes).
+    pub crypto: Option<Crypto>,
     /// Instructions executed (metered).
     pub instructions: Option<u64>,
     /// Unpadded main-trace cells (metered).
@@ -67,6 +69,7 @@ impl RunReport {
             gas_used: out.map(|o| o.gas_used),
             mode: Mode::Native,
             keccak: None,
+            crypto: None,
             instructions: None,
             main_cells: None,
             memory_bytes: None,
@@ -137,10 +140,21 @@ type VmOutput = (Vec<u8>, Option<Metering>);
 /// Runs a block the native run found valid in the VM (`mode` execute or metered) and checks
 /// the public values against the native result.
 pub fn run_in_vm(run: &NativeRun, mode: Mode, keccak: Keccak) -> Result<RunReport, VmRunError> {
+    run_in_vm_with(run, mode, keccak, Crypto::Openvm)
+}
+
+/// [`run_in_vm`] with the guest's secp256k1 on `crypto`.
+pub fn run_in_vm_with(
+    run: &NativeRun,
+    mode: Mode,
+    keccak: Keccak,
+    crypto: Crypto,
+) -> Result<RunReport, VmRunError> {
     let mut report = RunReport::native(run);
     report.mode = mode;
     report.keccak = Some(keccak);
-    let vm = Vm::new(build_guest(keccak, &[])?, vm::PUBLIC_VALUES)?;
+    report.crypto = Some(crypto);
+    let vm = Vm::new(build_guest(keccak, crypto.features())?, vm::PUBLIC_VALUES)?;
     let input = guest_input(run);
     eprintln!(
         "executing block {} in the VM ({mode:?}, keccak {}) ...",

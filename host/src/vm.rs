@@ -65,6 +65,36 @@ impl Keccak {
     }
 }
 
+/// Where the guest's secp256k1 recovery runs.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Crypto {
+    /// OpenVM's modular-arithmetic and short-Weierstrass chips (crate `crypto`).
+    Openvm,
+    /// Pure-Rust k256 on the RISC-V core: the baseline the chips are measured against.
+    Software,
+}
+
+impl Crypto {
+    /// The guest build's extra features for this choice.
+    pub fn features(self) -> &'static [&'static str] {
+        match self {
+            Self::Openvm => &[],
+            Self::Software => &[SOFTWARE_CRYPTO],
+        }
+    }
+
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Openvm => "openvm",
+            Self::Software => "software",
+        }
+    }
+}
+
 /// A VM step that failed.
 #[derive(Debug, thiserror::Error)]
 pub enum VmError {
@@ -104,6 +134,10 @@ fn workspace_dir() -> PathBuf {
         .to_owned()
 }
 
+/// The extra feature that builds a guest with software crypto (pure-Rust k256) instead of
+/// OpenVM's secp256k1 chips.
+pub const SOFTWARE_CRYPTO: &str = "software-crypto";
+
 /// Builds (or reuses) the block-validating guest ELF with `extra_features` on top of `guest`.
 pub fn build_guest(variant: Keccak, extra_features: &[&str]) -> Result<Elf, VmError> {
     build_guest_bin("guest", variant, extra_features)
@@ -121,7 +155,11 @@ pub fn build_guest_bin(
     if variant == Keccak::Stock {
         features.push("stock-keccak");
     }
-    features.extend_from_slice(extra_features);
+    // Crypto on OpenVM's chips unless software crypto is asked for (the measured baseline).
+    if !extra_features.contains(&SOFTWARE_CRYPTO) {
+        features.push("openvm-crypto");
+    }
+    features.extend(extra_features.iter().filter(|f| **f != SOFTWARE_CRYPTO));
     let dir_name = extra_features
         .iter()
         .fold(variant.name().to_owned(), |acc, f| format!("{acc}-{f}"));
@@ -156,9 +194,22 @@ pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 /// Merkle tree and panics on any other count (`pv_height must be a power of two`, seen with the
 /// block guest's 96). The guest leaves the extra values zero; callers read the first
 /// `public_values`.
+///
+/// It also has the modular-arithmetic (secp256k1's p and n) and short-Weierstrass (secp256k1)
+/// extensions that guests built with `openvm-crypto` recover senders on; every guest runs
+/// under this one config, and a software-crypto guest leaves those chips empty.
 pub fn vm_config(public_values: usize) -> SdkVmConfig {
+    use openvm_algebra_circuit::ModularExtension;
+    use openvm_ecc_circuit::{
+        WeierstrassExtension, SECP256K1_CONFIG, SECP256K1_MODULUS, SECP256K1_ORDER,
+    };
     let mut config = SdkVmConfig::riscv32();
     config.keccak = Some(Default::default());
+    config.modular = Some(ModularExtension::new(vec![
+        SECP256K1_MODULUS.clone(),
+        SECP256K1_ORDER.clone(),
+    ]));
+    config.ecc = Some(WeierstrassExtension::new(vec![SECP256K1_CONFIG.clone()]));
     config.system = SdkSystemConfig {
         config: SystemConfig::default().with_public_values(public_values.next_power_of_two()),
     };

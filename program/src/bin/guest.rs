@@ -2,6 +2,7 @@
 //! reveals 96 bytes of public values: block hash, parent hash, post-state root. An invalid
 //! block or an unreadable input panics, which ends the VM with the error text.
 //!
+//! With feature `openvm-crypto`, senders are recovered on OpenVM's secp256k1 chips.
 //! With feature `census`, the keccak census follows as 20 more words (10 little-endian u64:
 //! the census counters, then the guest's total heap use in bytes).
 #![cfg_attr(target_os = "zkvm", no_main)]
@@ -14,6 +15,16 @@ use program::StatelessInput;
 
 openvm::entry!(main);
 
+// The moduli and the curve the `crypto` crate declares, registered with the VM in the order
+// of its config (`host::vm::vm_config`).
+#[cfg(feature = "openvm-crypto")]
+openvm_algebra_guest::moduli_macros::moduli_init! {
+    "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F",
+    "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141"
+}
+#[cfg(feature = "openvm-crypto")]
+openvm_ecc_guest::sw_macros::sw_init! { "Secp256k1Point" }
+
 fn reveal_words(first_word: usize, words: &[[u8; 4]]) {
     for (k, word) in words.iter().enumerate() {
         openvm::io::reveal_u32(u32::from_le_bytes(*word), first_word + k);
@@ -21,6 +32,8 @@ fn reveal_words(first_word: usize, words: &[[u8; 4]]) {
 }
 
 fn main() {
+    #[cfg(feature = "openvm-crypto")]
+    crypto::install();
     #[cfg(feature = "census")]
     let heap_start = mpt::keccak::census::heap_position();
 

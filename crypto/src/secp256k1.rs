@@ -1,0 +1,145 @@
+//! The curve: coordinate field, scalar field, point type, and recovery.
+//!
+//! A guest using it must register the moduli and the curve with the VM, in this order:
+//! `moduli_init! { COORDINATE_MODULUS, SCALAR_MODULUS }` and `sw_init! { "Secp256k1Point" }`,
+//! and the VM config needs the matching modular and Weierstrass extensions (`host::vm`).
+#![allow(missing_docs)] // the macros generate undocumented items
+
+use alloy_primitives::{keccak256, Address};
+use core::ops::Neg;
+use ecdsa::RecoveryId;
+use elliptic_curve::bigint::U256;
+use elliptic_curve::consts::U32;
+use openvm_algebra_guest::IntMod;
+use openvm_algebra_moduli_macros::moduli_declare;
+use openvm_ecc_guest::ecdsa::{VerifyCustomHook, VerifyingKey};
+use openvm_ecc_guest::weierstrass::{IntrinsicCurve, WeierstrassPoint};
+use openvm_ecc_guest::{CyclicGroup, Group};
+use openvm_ecc_sw_macros::sw_declare;
+
+/// p, the coordinate field's modulus (big-endian hex, as `moduli_init!` takes it).
+pub const COORDINATE_MODULUS: &str =
+    "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F";
+/// n, the group order (the scalar field's modulus).
+pub const SCALAR_MODULUS: &str =
+    "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141";
+
+moduli_declare! {
+    Secp256k1Coord { modulus = "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F" },
+    Secp256k1Scalar { modulus = "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141" },
+}
+
+/// b = 7, little-endian.
+const CURVE_B: Secp256k1Coord = Secp256k1Coord::from_const_bytes({
+    let mut b = [0u8; 32];
+    b[0] = 7;
+    b
+});
+
+sw_declare! {
+    Secp256k1Point { mod_type = Secp256k1Coord, b = CURVE_B },
+}
+
+/// Big-endian hex to little-endian bytes, at compile time.
+const fn le(hex: &[u8; 64]) -> [u8; 32] {
+    const fn nibble(c: u8) -> u8 {
+        match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => panic!("not hex"),
+        }
+    }
+    let mut out = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        out[31 - i] = nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]);
+        i += 1;
+    }
+    out
+}
+
+const GX: [u8; 32] = le(b"79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798");
+const GY: [u8; 32] = le(b"483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8");
+/// p − G.y.
+const NEG_GY: [u8; 32] = le(b"B7C52588D95C3B9AA25B0403F1EEF75702E84BB7597AABE663B82F6F04EF2777");
+
+impl CyclicGroup for Secp256k1Point {
+    const GENERATOR: Self = Secp256k1Point {
+        x: Secp256k1Coord::from_const_bytes(GX),
+        y: Secp256k1Coord::from_const_bytes(GY),
+    };
+    const NEG_GENERATOR: Self = Secp256k1Point {
+        x: Secp256k1Coord::from_const_bytes(GX),
+        y: Secp256k1Coord::from_const_bytes(NEG_GY),
+    };
+}
+
+/// The curve, as `elliptic_curve` and `openvm_ecc_guest` name it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Secp256k1;
+
+impl elliptic_curve::Curve for Secp256k1 {
+    type FieldBytesSize = U32;
+    type Uint = U256;
+    const ORDER: U256 =
+        U256::from_be_hex("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141");
+}
+
+impl elliptic_curve::PrimeCurve for Secp256k1 {}
+
+impl elliptic_curve::FieldBytesEncoding<Secp256k1> for U256 {}
+
+impl IntrinsicCurve for Secp256k1 {
+    type Scalar = Secp256k1Scalar;
+    type Point = Secp256k1Point;
+
+    fn msm(coeffs: &[Self::Scalar], bases: &[Self::Point]) -> Self::Point {
+        openvm_ecc_guest::msm(coeffs, bases)
+    }
+}
+
+impl VerifyCustomHook<Secp256k1> for Secp256k1Point {}
+
+/// A signature from which no public key can be recovered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecoveryError {
+    /// The recovery id is not 0–3.
+    RecoveryId(u8),
+    /// r or s is zero or not below the group order, r is not the x of a curve point, or the
+    /// recovered key is the point at infinity.
+    Signature,
+}
+
+/// The address whose key signed `prehash` with `r ‖ s` (big-endian) and recovery id `v`
+/// (0 or 1; 2 and 3 when r overflowed the order). High `s` is accepted, as `ecrecover` and
+/// alloy's unchecked recovery accept it.
+pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Address, RecoveryError> {
+    let id = RecoveryId::from_byte(v).ok_or(RecoveryError::RecoveryId(v))?;
+    let key = VerifyingKey::<Secp256k1>::recover_from_prehash_noverify(prehash, rs, id)
+        .map_err(|_| RecoveryError::Signature)?;
+    let point = key.as_affine();
+    if point.is_identity() {
+        return Err(RecoveryError::Signature);
+    }
+    let mut xy = [0u8; 64];
+    xy[..32].copy_from_slice(&point.x().to_be_bytes());
+    xy[32..].copy_from_slice(&point.y().to_be_bytes());
+    Ok(Address::from_slice(&keccak256(xy)[12..]))
+}
+
+/// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian).
+pub fn verify(xy: &[u8; 64], rs: &[u8; 64], prehash: &[u8; 32]) -> bool {
+    let (Some(x), Some(y)) = (
+        Secp256k1Coord::from_be_bytes(&xy[..32]),
+        Secp256k1Coord::from_be_bytes(&xy[32..]),
+    ) else {
+        return false;
+    };
+    // SAFETY: `from_xy` checks the point is on the curve and skips only the subgroup check,
+    // which secp256k1 (cofactor 1) does not need: every curve point is in the group.
+    let Some(point) = (unsafe { Secp256k1Point::from_xy(x, y) }) else {
+        return false;
+    };
+    openvm_ecc_guest::ecdsa::verify_prehashed::<Secp256k1>(point, prehash, rs).is_ok()
+}
