@@ -48,7 +48,10 @@ fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(report.valid);
         let (insns, segments) = (report.instructions.unwrap(), report.segments.unwrap());
-        println!("devnet ({}): {insns} instructions, {segments} segments", crypto.name());
+        println!(
+            "devnet ({}): {insns} instructions, {segments} segments",
+            crypto.name()
+        );
         instructions.push(insns);
     }
     // Ten software recoveries cost ~11.6 M instructions each.
