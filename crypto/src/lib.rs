@@ -17,5 +17,5 @@ extern crate alloc;
 pub mod provider;
 pub mod secp256k1;
 
-pub use provider::{install, OpenVmPrecompiles, OpenVmSecp256k1};
+pub use provider::{install, OpenVmSecp256k1};
 pub use secp256k1::{recover_address, verify, RecoveryError};

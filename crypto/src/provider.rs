@@ -1,6 +1,5 @@
-//! The hooks: with [`install`], every transaction sender and EIP-7702 authority alloy recovers
-//! (alloy's crypto provider) and every `ECRECOVER` call (revm's precompile crypto) goes through
-//! [`recover_address`] on the VM's chips.
+//! alloy's signature-recovery hook: with [`install`], every transaction sender and EIP-7702
+//! authority alloy recovers goes through [`recover_address`] on the VM's chips.
 
 use alloc::sync::Arc;
 
@@ -38,28 +37,7 @@ impl CryptoProvider for OpenVmSecp256k1 {
     }
 }
 
-/// Makes [`OpenVmSecp256k1`] alloy's provider and [`OpenVmPrecompiles`] revm's; false when
-/// either had one installed already.
+/// Makes [`OpenVmSecp256k1`] alloy's provider; false when one was installed already.
 pub fn install() -> bool {
-    let alloy = install_default_provider(Arc::new(OpenVmSecp256k1)).is_ok();
-    let revm = revm::precompile::install_crypto(OpenVmPrecompiles);
-    alloy && revm
-}
-
-/// revm's precompile crypto with `ECRECOVER` on the chips; every other precompile keeps
-/// revm's software default.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct OpenVmPrecompiles;
-
-impl revm::precompile::Crypto for OpenVmPrecompiles {
-    fn secp256k1_ecrecover(
-        &self,
-        sig: &[u8; 64],
-        recid: u8,
-        msg: &[u8; 32],
-    ) -> Result<[u8; 32], revm::precompile::PrecompileHalt> {
-        let address = recover_address(sig, recid, msg)
-            .map_err(|_| revm::precompile::PrecompileHalt::Secp256k1RecoverFailed)?;
-        Ok(address.into_word().0)
-    }
+    install_default_provider(Arc::new(OpenVmSecp256k1)).is_ok()
 }

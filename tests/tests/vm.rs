@@ -119,20 +119,3 @@ fn secp256k1_recovery_on_the_chips_matches_k256() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(u32::from_le_bytes(public[..4].try_into().unwrap()), records);
 }
-
-/// The EEST `ECRECOVER` fixture (a block of precompile calls) in the VM: valid with
-/// `ECRECOVER` on the chips (revm's precompile crypto hook). Measured once with software
-/// crypto: 37,197,589,094 instructions (about 5 minutes here, too long for every run); on the
-/// chips 959,887,255.
-#[test]
-fn eest_ecrecover_fixture_runs_in_the_vm_on_the_chips() {
-    let dir = shared_blocks_dir().join("eest-zkevm");
-    let native = host::run::run_native(&dir, "precompile_fixed_cost-ecrecover", None).unwrap();
-    assert!(native.verdict.is_ok());
-    let report = run_in_vm(&native, Mode::Metered, Keccak::Ours).unwrap_or_else(|e| panic!("{e}"));
-    assert!(report.valid);
-    let instructions = report.instructions.unwrap();
-    println!("ecrecover fixture (openvm): {instructions} instructions");
-    // A tenth of the software run: the recoveries ran on the chips.
-    assert!(instructions < 3_719_758_909, "{instructions}");
-}
