@@ -388,3 +388,44 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let value = f();
     (value, started.elapsed())
 }
+
+#[cfg(test)]
+mod tests {
+    use openvm_ecc_circuit::{SECP256K1_CONFIG, SECP256K1_MODULUS, SECP256K1_ORDER};
+
+    /// The moduli and curve the guest declares (crate `crypto`, as the literals its macros
+    /// need) are the ones this config gives the VM, in the same order.
+    #[test]
+    fn the_vm_config_registers_what_the_guest_declares() {
+        let config = super::vm_config(super::PUBLIC_VALUES);
+        let moduli: Vec<String> = config
+            .modular
+            .expect("modular extension")
+            .supported_moduli
+            .iter()
+            .map(|m| m.to_str_radix(16))
+            .collect();
+        let declared = [
+            crypto::secp256k1::COORDINATE_MODULUS,
+            crypto::secp256k1::SCALAR_MODULUS,
+        ]
+        .map(|m| m.trim_start_matches("0x").to_lowercase());
+        assert_eq!(moduli, declared);
+        assert_eq!(SECP256K1_MODULUS.to_str_radix(16), declared[0]);
+        assert_eq!(SECP256K1_ORDER.to_str_radix(16), declared[1]);
+        let curves = config.ecc.expect("Weierstrass extension").supported_curves;
+        assert_eq!(curves.len(), 1);
+        assert_eq!(curves[0].struct_name, SECP256K1_CONFIG.struct_name);
+        assert_eq!(curves[0].struct_name, "Secp256k1Point");
+        // The guests' `moduli_init!` / `sw_init!` name the same moduli, in this order.
+        for source in [
+            include_str!("../../program/src/bin/guest.rs"),
+            include_str!("../../program/src/bin/ecrecover_check.rs"),
+        ] {
+            let source = source.to_lowercase();
+            let at = |m: &str| source.find(m).expect("modulus in moduli_init!");
+            assert!(at(&declared[0]) < at(&declared[1]));
+            assert!(source.contains("sw_init! { \"secp256k1point\" }"));
+        }
+    }
+}
