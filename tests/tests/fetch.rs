@@ -26,15 +26,30 @@ fn get(url: &str, block: u64, dir: &Path) -> Result<Fetched, FetchError> {
     fetch(url, block, dir, &ChainConfig::mainnet(), fast())
 }
 
-/// A fresh, empty directory under the system's temp dir.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh, empty directory under the system's temp dir, removed when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("sv-fetch-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
-fn files_in(dir: &PathBuf) -> usize {
+fn files_in(dir: &Path) -> usize {
     std::fs::read_dir(dir).unwrap().count()
 }
 
@@ -299,7 +314,7 @@ fn an_unreachable_node_and_a_bad_url_are_named() {
 #[test]
 fn missing_block_files_name_the_files_and_the_fetch_command() {
     let dir = scratch("missing");
-    let err = host::blocks::locate(std::slice::from_ref(&dir), "24001988").unwrap_err();
+    let err = host::blocks::locate(std::slice::from_ref(&*dir), "24001988").unwrap_err();
     let text = err.to_string();
     assert!(
         text.contains(&dir.join("24001988.block.rlp").display().to_string()),
@@ -315,7 +330,7 @@ fn missing_block_files_name_the_files_and_the_fetch_command() {
     );
     // Only the witness missing: only the witness is named.
     std::fs::write(dir.join("24001988.block.rlp"), b"").unwrap();
-    let err = host::blocks::locate(std::slice::from_ref(&dir), "24001988").unwrap_err();
+    let err = host::blocks::locate(std::slice::from_ref(&*dir), "24001988").unwrap_err();
     assert_eq!(err.missing, [dir.join("24001988.witness.json")]);
 }
 
@@ -324,7 +339,8 @@ fn run_fetches_only_what_is_missing() {
     use host::fetch::{locate_or_fetch, LocateError};
     let server = honest();
     let (cache, id) = (scratch("locate"), BLOCK.to_string());
-    let dirs = [scratch("locate-empty"), cache.clone()];
+    let empty = scratch("locate-empty");
+    let dirs = [empty.to_path_buf(), cache.to_path_buf()];
     let chain = ChainConfig::mainnet();
     // Missing, no URL: the missing files, no request.
     let err = locate_or_fetch(&dirs, &id, None, &cache, &chain, fast()).unwrap_err();
@@ -332,7 +348,7 @@ fn run_fetches_only_what_is_missing() {
     // Missing, with a URL: fetched into the cache directory.
     let (dir, fetched) =
         locate_or_fetch(&dirs, &id, Some(&server.url), &cache, &chain, fast()).unwrap();
-    assert_eq!(dir, cache);
+    assert_eq!(dir, *cache);
     assert_eq!(fetched.unwrap().output.block_hash.to_string(), MAINNET[0].1);
     assert_eq!(server.methods().len(), 2);
     // Present: found, nothing fetched.
