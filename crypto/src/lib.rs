@@ -1,21 +1,91 @@
-//! secp256k1 public-key recovery (`ecrecover`) on OpenVM's modular-arithmetic and
-//! short-Weierstrass extensions.
+//! The guest's cryptography on OpenVM's extensions: secp256k1 recovery (transaction senders,
+//! EIP-7702 authorities, `ECRECOVER`), SHA-256, BN254 G1 addition and multiplication, and
+//! P-256 verification.
 //!
-//! In software on riscv32 one recovery costs ~11.6 M guest instructions (pure-Rust k256); the
-//! extensions do the field and curve arithmetic in dedicated chips. OpenVM ships a k256
-//! drop-in (`openvm-k256`) only in its git repository, not on crates.io, and this project
-//! patches no crate by git; so the curve is declared here with the published 2.0.2 macros
-//! (`moduli_declare!`, `sw_declare!`) and recovered with `openvm-ecc-guest`'s ECDSA.
+//! In software on riscv32 one secp256k1 recovery costs ~11.6 M guest instructions (pure-Rust
+//! k256); the extensions do the field and curve arithmetic, and SHA-256's compression, in
+//! dedicated chips. OpenVM ships its k256 / p256 / sha2 / pairing drop-ins only in its git
+//! repository, not on crates.io, and this project patches no crate by git; so the fields and
+//! curves are declared here with the published 2.0.2 macros (`moduli_declare!`,
+//! `sw_declare!`) and used through `openvm-ecc-guest` and `openvm-sha2-guest`.
 //!
-//! Off the zkVM the same macros generate software arithmetic, so [`recover_address`] runs
-//! (slowly) on the host too, and is checked there against k256.
+//! Hooks: [`install`] makes these alloy's signature-recovery provider and revm's precompile
+//! crypto. A guest must also register the moduli and curves with the VM ([`init!`]) and run
+//! under a VM config with the same moduli and curves in the same order ([`MODULI`],
+//! [`CURVES`]; `host::vm::vm_config`).
+//!
+//! Off the zkVM the same macros generate software arithmetic, so everything but key recovery
+//! (which needs the VM's square-root hint) also runs, slowly, on the host, where it is checked
+//! against revm's own implementations.
 #![no_std]
 #![warn(missing_docs)]
 
 extern crate alloc;
 
+pub mod bn254;
+pub mod census;
+pub mod check;
+pub mod p256;
 pub mod provider;
 pub mod secp256k1;
+pub mod sha256;
 
-pub use provider::{install, OpenVmSecp256k1};
+pub use provider::{install, OpenVmPrecompiles, OpenVmSecp256k1};
 pub use secp256k1::{recover_address, verify, RecoveryError};
+
+/// The moduli the guest declares, in the order [`init!`] registers them and the VM config's
+/// modular extension must list them.
+pub const MODULI: [&str; 5] = [
+    secp256k1::COORDINATE_MODULUS,
+    secp256k1::SCALAR_MODULUS,
+    bn254::COORDINATE_MODULUS,
+    p256::COORDINATE_MODULUS,
+    p256::SCALAR_MODULUS,
+];
+
+/// The curves the guest declares, in the order [`init!`] registers them and the VM config's
+/// Weierstrass extension must list them.
+pub const CURVES: [&str; 3] = ["Secp256k1Point", "Bn254G1Affine", "P256Point"];
+
+/// Registers [`MODULI`] and [`CURVES`] with the VM; invoke once in a guest binary's root.
+/// (The registration macros take literals only, hence the repetition; a host test checks the
+/// two lists agree.)
+#[macro_export]
+macro_rules! init {
+    () => {
+        $crate::__private::moduli_init! {
+            "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F",
+            "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141",
+            "0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47",
+            "0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF",
+            "0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551"
+        }
+        $crate::__private::sw_init! { "Secp256k1Point", "Bn254G1Affine", "P256Point" }
+    };
+}
+
+#[doc(hidden)]
+pub mod __private {
+    pub use openvm_algebra_guest::moduli_macros::moduli_init;
+    pub use openvm_ecc_guest::sw_macros::sw_init;
+}
+
+/// Big-endian hex to little-endian bytes, at compile time (the macros' field constants are
+/// little-endian).
+pub(crate) const fn le_bytes(hex: &[u8; 64]) -> [u8; 32] {
+    const fn nibble(c: u8) -> u8 {
+        match c {
+            b'0'..=b'9' => c - b'0',
+            b'a'..=b'f' => c - b'a' + 10,
+            b'A'..=b'F' => c - b'A' + 10,
+            _ => panic!("not hex"),
+        }
+    }
+    let mut out = [0u8; 32];
+    let mut i = 0;
+    while i < 32 {
+        out[31 - i] = nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]);
+        i += 1;
+    }
+    out
+}

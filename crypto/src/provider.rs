@@ -1,11 +1,22 @@
-//! alloy's signature-recovery hook: with [`install`], every transaction sender and EIP-7702
-//! authority alloy recovers goes through [`recover_address`] on the VM's chips.
+//! The hooks. With [`install`], every transaction sender and EIP-7702 authority alloy recovers
+//! (alloy's crypto provider) goes through [`recover_address`] on the VM's chips, and so do the
+//! precompiles [`OpenVmPrecompiles`] overrides (revm's precompile crypto).
+//!
+//! [`OpenVmPrecompiles`] overrides **every** method of revm's `Crypto` trait, the software ones
+//! by delegating to revm's `DefaultCrypto`: the trait's default bodies are `#[inline]`, and a
+//! second implementation that kept them would compile all of revm's software precompiles a
+//! second time (which pushed the guest's program past 2^20 instructions, and its proof's
+//! program trace past the stacked height, when only `ECRECOVER` was overridden).
 
 use alloc::sync::Arc;
+use alloc::vec::Vec;
 
 use alloy_consensus::crypto::backend::{install_default_provider, CryptoProvider};
 use alloy_consensus::crypto::RecoveryError as AlloyRecoveryError;
 use alloy_primitives::{keccak256, Address};
+
+use revm::precompile::bls12_381::{G1Point, G1PointScalar, G2Point, G2PointScalar};
+use revm::precompile::{Crypto, DefaultCrypto, PrecompileHalt};
 
 use crate::secp256k1::{recover_address, verify};
 
@@ -37,7 +48,123 @@ impl CryptoProvider for OpenVmSecp256k1 {
     }
 }
 
-/// Makes [`OpenVmSecp256k1`] alloy's provider; false when one was installed already.
+/// Makes [`OpenVmSecp256k1`] alloy's provider and [`OpenVmPrecompiles`] revm's; false when
+/// either had one installed already.
 pub fn install() -> bool {
-    install_default_provider(Arc::new(OpenVmSecp256k1)).is_ok()
+    let alloy = install_default_provider(Arc::new(OpenVmSecp256k1)).is_ok();
+    let revm = revm::precompile::install_crypto(OpenVmPrecompiles);
+    alloy && revm
+}
+
+/// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` and
+/// `P256VERIFY`. The rest (RIPEMD-160, BN254 pairing, modexp, BLAKE2, KZG, BLS12-381) are
+/// revm's software, called through `DefaultCrypto`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OpenVmPrecompiles;
+
+impl Crypto for OpenVmPrecompiles {
+    fn sha256(&self, input: &[u8]) -> [u8; 32] {
+        crate::sha256::sha256(input)
+    }
+
+    fn ripemd160(&self, input: &[u8]) -> [u8; 32] {
+        DefaultCrypto.ripemd160(input)
+    }
+
+    fn bn254_g1_add(&self, p1: &[u8], p2: &[u8]) -> Result<[u8; 64], PrecompileHalt> {
+        crate::bn254::g1_add(g1_bytes(p1), g1_bytes(p2)).map_err(bn254_halt)
+    }
+
+    fn bn254_g1_mul(&self, point: &[u8], scalar: &[u8]) -> Result<[u8; 64], PrecompileHalt> {
+        let scalar: &[u8; 32] = scalar[..32]
+            .try_into()
+            .expect("revm passes 32 scalar bytes");
+        crate::bn254::g1_mul(g1_bytes(point), scalar).map_err(bn254_halt)
+    }
+
+    fn bn254_pairing_check(&self, pairs: &[(&[u8], &[u8])]) -> Result<bool, PrecompileHalt> {
+        DefaultCrypto.bn254_pairing_check(pairs)
+    }
+
+    fn secp256k1_ecrecover(
+        &self,
+        sig: &[u8; 64],
+        recid: u8,
+        msg: &[u8; 32],
+    ) -> Result<[u8; 32], PrecompileHalt> {
+        let address =
+            recover_address(sig, recid, msg).map_err(|_| PrecompileHalt::Secp256k1RecoverFailed)?;
+        Ok(address.into_word().0)
+    }
+
+    fn modexp(&self, base: &[u8], exp: &[u8], modulus: &[u8]) -> Result<Vec<u8>, PrecompileHalt> {
+        DefaultCrypto.modexp(base, exp, modulus)
+    }
+
+    fn blake2_compress(&self, rounds: u32, h: &mut [u64; 8], m: &[u64; 16], t: &[u64; 2], f: bool) {
+        DefaultCrypto.blake2_compress(rounds, h, m, t, f)
+    }
+
+    fn secp256r1_verify_signature(&self, msg: &[u8; 32], sig: &[u8; 64], pk: &[u8; 64]) -> bool {
+        crate::p256::verify(msg, sig, pk)
+    }
+
+    fn verify_kzg_proof(
+        &self,
+        z: &[u8; 32],
+        y: &[u8; 32],
+        commitment: &[u8; 48],
+        proof: &[u8; 48],
+    ) -> Result<(), PrecompileHalt> {
+        DefaultCrypto.verify_kzg_proof(z, y, commitment, proof)
+    }
+
+    fn bls12_381_g1_add(&self, a: G1Point, b: G1Point) -> Result<[u8; 96], PrecompileHalt> {
+        DefaultCrypto.bls12_381_g1_add(a, b)
+    }
+
+    fn bls12_381_g1_msm(
+        &self,
+        pairs: &mut dyn Iterator<Item = Result<G1PointScalar, PrecompileHalt>>,
+    ) -> Result<[u8; 96], PrecompileHalt> {
+        DefaultCrypto.bls12_381_g1_msm(pairs)
+    }
+
+    fn bls12_381_g2_add(&self, a: G2Point, b: G2Point) -> Result<[u8; 192], PrecompileHalt> {
+        DefaultCrypto.bls12_381_g2_add(a, b)
+    }
+
+    fn bls12_381_g2_msm(
+        &self,
+        pairs: &mut dyn Iterator<Item = Result<G2PointScalar, PrecompileHalt>>,
+    ) -> Result<[u8; 192], PrecompileHalt> {
+        DefaultCrypto.bls12_381_g2_msm(pairs)
+    }
+
+    fn bls12_381_pairing_check(
+        &self,
+        pairs: &[(G1Point, G2Point)],
+    ) -> Result<bool, PrecompileHalt> {
+        DefaultCrypto.bls12_381_pairing_check(pairs)
+    }
+
+    fn bls12_381_fp_to_g1(&self, fp: &[u8; 48]) -> Result<[u8; 96], PrecompileHalt> {
+        DefaultCrypto.bls12_381_fp_to_g1(fp)
+    }
+
+    fn bls12_381_fp2_to_g2(&self, fp2: ([u8; 48], [u8; 48])) -> Result<[u8; 192], PrecompileHalt> {
+        DefaultCrypto.bls12_381_fp2_to_g2(fp2)
+    }
+}
+
+/// The first 64 bytes revm hands a BN254 G1 method (it pads inputs to full length).
+fn g1_bytes(bytes: &[u8]) -> &[u8; 64] {
+    bytes[..64].try_into().expect("revm passes 64 G1 bytes")
+}
+
+fn bn254_halt(e: crate::bn254::G1Error) -> PrecompileHalt {
+    match e {
+        crate::bn254::G1Error::NotAFieldElement => PrecompileHalt::Bn254FieldPointNotAMember,
+        crate::bn254::G1Error::NotOnCurve => PrecompileHalt::Bn254AffineGFailedToCreate,
+    }
 }

@@ -17,6 +17,8 @@ use openvm_ecc_guest::weierstrass::{IntrinsicCurve, WeierstrassPoint};
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
+use crate::le_bytes;
+
 /// p, the coordinate field's modulus (big-endian hex, as `moduli_init!` takes it).
 pub const COORDINATE_MODULUS: &str =
     "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F";
@@ -40,29 +42,11 @@ sw_declare! {
     Secp256k1Point { mod_type = Secp256k1Coord, b = CURVE_B },
 }
 
-/// Big-endian hex to little-endian bytes, at compile time.
-const fn le(hex: &[u8; 64]) -> [u8; 32] {
-    const fn nibble(c: u8) -> u8 {
-        match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => panic!("not hex"),
-        }
-    }
-    let mut out = [0u8; 32];
-    let mut i = 0;
-    while i < 32 {
-        out[31 - i] = nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]);
-        i += 1;
-    }
-    out
-}
-
-const GX: [u8; 32] = le(b"79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798");
-const GY: [u8; 32] = le(b"483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8");
+const GX: [u8; 32] = le_bytes(b"79BE667EF9DCBBAC55A06295CE870B07029BFCDB2DCE28D959F2815B16F81798");
+const GY: [u8; 32] = le_bytes(b"483ADA7726A3C4655DA4FBFC0E1108A8FD17B448A68554199C47D08FFB10D4B8");
 /// p − G.y.
-const NEG_GY: [u8; 32] = le(b"B7C52588D95C3B9AA25B0403F1EEF75702E84BB7597AABE663B82F6F04EF2777");
+const NEG_GY: [u8; 32] =
+    le_bytes(b"B7C52588D95C3B9AA25B0403F1EEF75702E84BB7597AABE663B82F6F04EF2777");
 
 impl CyclicGroup for Secp256k1Point {
     const GENERATOR: Self = Secp256k1Point {
@@ -122,6 +106,8 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
     if point.is_identity() {
         return Err(RecoveryError::Signature);
     }
+    point.x().assert_reduced();
+    point.y().assert_reduced();
     let mut xy = [0u8; 64];
     xy[..32].copy_from_slice(&point.x().to_be_bytes());
     xy[32..].copy_from_slice(&point.y().to_be_bytes());

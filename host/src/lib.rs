@@ -8,6 +8,7 @@
 //! - [`fixtures`]: EEST blockchain tests, and the full-state → witness converter they need.
 //! - [`gen`]: the project's deterministic devnet blocks (the default block).
 //! - [`inspect`]: what a witness holds and which accounts and storage slots it reaches.
+//! - [`precompiles`]: the precompile census: calls and instructions per cryptographic operation.
 //! - [`progress`]: per-segment progress while proving.
 //! - [`proof`]: app proofs of a guest run: prove, write, read, verify.
 //! - [`report`]: run reports (text, JSON) and the stock-versus-ours comparison.
@@ -20,6 +21,7 @@ pub mod fetch;
 pub mod fixtures;
 pub mod gen;
 pub mod inspect;
+pub mod precompiles;
 pub mod progress;
 pub mod proof;
 pub mod report;

@@ -104,7 +104,7 @@ enum Command {
         /// The guest's keccak (VM modes).
         #[arg(long, value_enum, default_value_t = Keccak::Ours)]
         keccak: Keccak,
-        /// Where the guest's secp256k1 sender recovery runs (VM modes).
+        /// Where the guest's cryptography runs (VM modes).
         #[arg(long, value_enum, default_value_t = Crypto::Openvm)]
         crypto: Crypto,
         /// Also print a per-segment table (metered mode).
@@ -120,6 +120,19 @@ enum Command {
         #[command(flatten)]
         target: Target,
         /// Write `{"block", "stock", "ours", "census"}` as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Precompile census: per cryptographic operation (each precompile's cryptography and
+    /// sender recovery), calls and the guest instructions they cost; each called operation
+    /// costs one more metered run.
+    Census {
+        #[command(flatten)]
+        target: Target,
+        /// Only this crypto (default: on the chips, then in software).
+        #[arg(long, value_enum)]
+        crypto: Option<Crypto>,
+        /// Write the census (a list, one per crypto) as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
     },
@@ -233,6 +246,29 @@ fn run(
         write_json(path, &report)?;
     }
     Ok(code)
+}
+
+fn census(
+    target: &Target,
+    crypto: Option<Crypto>,
+    json: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let native = target.native()?;
+    if print_run(&native) != ExitCode::SUCCESS {
+        anyhow::bail!("block {} is invalid natively; no census", target.block);
+    }
+    let choices = crypto.map_or(vec![Crypto::Openvm, Crypto::Software], |c| vec![c]);
+    let mut all = Vec::new();
+    for crypto in choices {
+        let census = host::precompiles::run_precompile_census(&native, crypto)?;
+        println!("\nblock {}: precompile census\n", target.block);
+        print!("{}", census.table());
+        all.push(census);
+    }
+    if let Some(path) = json {
+        write_json(path, &all)?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn compare(target: &Target, json: Option<&Path>) -> anyhow::Result<ExitCode> {
@@ -351,6 +387,11 @@ fn main() -> ExitCode {
             run(&target, mode, (keccak, crypto), segments, json.as_deref())
         }
         Command::Compare { target, json } => compare(&target, json.as_deref()),
+        Command::Census {
+            target,
+            crypto,
+            json,
+        } => census(&target, crypto, json.as_deref()),
         Command::Prove {
             target,
             keccak,

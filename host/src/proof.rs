@@ -13,6 +13,7 @@ use openvm_sdk::openvm_circuit::arch::ContinuationVmProof;
 use openvm_sdk::prover::verify_app_proof_with_expected_exe_commit;
 use openvm_sdk::{DefaultStarkEngine, SC};
 use openvm_stark_backend::p3_field::PrimeField32;
+use openvm_transpiler::elf::Elf;
 use serde::{Deserialize, Serialize};
 
 use crate::progress::SegmentProgress;
@@ -68,6 +69,20 @@ pub enum ProofError {
     },
 }
 
+/// The smallest log2 stacked height that holds `elf`'s program trace (one row per
+/// instruction, padded to a power of two), at least `requested`. Below it the prover fails
+/// with `LayoutHeightExceeded` whatever the segments' sizes, so it is raised, with a note.
+pub fn fit_program(elf: &Elf, requested: usize) -> usize {
+    let needed = elf.instructions.len().next_power_of_two().trailing_zeros() as usize;
+    if needed > requested {
+        eprintln!(
+            "note: the program has {} instructions; stacked height raised from 2^{requested} to 2^{needed} to hold it",
+            elf.instructions.len()
+        );
+    }
+    requested.max(needed)
+}
+
 /// Proves guest `bin` (variant `keccak`) on `input`.
 pub fn prove(
     bin: &str,
@@ -77,6 +92,7 @@ pub fn prove(
     input: &[u8],
 ) -> Result<(ProofFile, Duration), ProofError> {
     let elf = build_guest_bin(bin, keccak, &[])?;
+    let log_stacked_height = fit_program(&elf, log_stacked_height);
     // A metered pass first (seconds), so progress can say how many segments there are.
     let (_, metering) =
         Vm::with_log_stacked_height(elf.clone(), public_values_len, log_stacked_height)?

@@ -39,7 +39,7 @@ pub struct RunReport {
     pub mode: Mode,
     /// The keccak variant (VM modes).
     pub keccak: Option<Keccak>,
-    /// Where secp256k1 ran (VM modes).
+    /// Where the cryptography ran (VM modes).
     pub crypto: Option<Crypto>,
     /// Instructions executed (metered).
     pub instructions: Option<u64>,
@@ -117,7 +117,8 @@ pub enum VmRunError {
     },
 }
 
-fn check_public(public: &[u8], native: &BlockOutput) -> Result<(), VmRunError> {
+/// Checks revealed public values against the native run's.
+pub(crate) fn check_public(public: &[u8], native: &BlockOutput) -> Result<(), VmRunError> {
     let expected = [
         native.block_hash,
         native.parent_hash,
@@ -143,7 +144,7 @@ pub fn run_in_vm(run: &NativeRun, mode: Mode, keccak: Keccak) -> Result<RunRepor
     run_in_vm_with(run, mode, keccak, Crypto::Openvm)
 }
 
-/// [`run_in_vm`] with the guest's secp256k1 on `crypto`.
+/// [`run_in_vm`] with the guest's cryptography on `crypto`.
 pub fn run_in_vm_with(
     run: &NativeRun,
     mode: Mode,

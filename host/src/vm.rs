@@ -40,6 +40,10 @@ use openvm_stark_sdk::config::{app_params_with_100_bits_security, MAX_APP_LOG_ST
 use openvm_transpiler::elf::Elf;
 use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
 
+/// The cargo profile guests build with (the workspace's `[profile.guest]`: fat LTO, one
+/// codegen unit).
+pub const GUEST_PROFILE: &str = "guest";
+
 /// Public values the guest reveals: block hash, parent hash, post-state root.
 pub const PUBLIC_VALUES: usize = 96;
 
@@ -65,15 +69,17 @@ impl Keccak {
     }
 }
 
-/// Where the guest's secp256k1 recovery runs.
+/// Where the guest's cryptography runs: sender recovery and the `ECRECOVER`, `SHA256`, BN254
+/// `ECADD` / `ECMUL` and `P256VERIFY` precompiles (the others are software in both).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Crypto {
-    /// OpenVM's modular-arithmetic and short-Weierstrass chips (crate `crypto`).
+    /// OpenVM's SHA-2, modular-arithmetic and short-Weierstrass chips (crate `crypto`).
     Openvm,
-    /// Pure-Rust k256 on the RISC-V core: the baseline the chips are measured against.
+    /// revm's and k256's pure Rust on the RISC-V core: the baseline the chips are measured
+    /// against.
     Software,
 }
 
@@ -166,6 +172,7 @@ pub fn build_guest_bin(
     let opts = GuestOptions::default()
         .with_features(features)
         .with_options(["--ignore-rust-version"])
+        .with_profile(GUEST_PROFILE.into())
         .with_target_dir(guest_target_root().join(dir_name));
     let filter = Some(TargetFilter {
         name: bin.into(),
@@ -195,26 +202,44 @@ pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 /// block guest's 96). The guest leaves the extra values zero; callers read the first
 /// `public_values`.
 ///
-/// It also has the modular-arithmetic (secp256k1's p and n) and short-Weierstrass (secp256k1)
-/// extensions that guests built with `openvm-crypto` recover senders on; every guest runs
-/// under this one config, and a software-crypto guest leaves those chips empty.
+/// It also has the extensions the `crypto` crate's guests run on: SHA-2, the modular-arithmetic
+/// extension over [`crypto::MODULI`] and the short-Weierstrass extension over
+/// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256), in the order the guests' `crypto::init!`
+/// registers them. Every guest runs under this one config; a software-crypto guest leaves
+/// those chips empty.
 pub fn vm_config(public_values: usize) -> SdkVmConfig {
     use openvm_algebra_circuit::ModularExtension;
-    use openvm_ecc_circuit::{
-        WeierstrassExtension, SECP256K1_CONFIG, SECP256K1_MODULUS, SECP256K1_ORDER,
+    use openvm_ecc_circuit::{CurveConfig, WeierstrassExtension, P256_CONFIG, SECP256K1_CONFIG};
+    let modulus = |hex: &str| {
+        num_bigint::BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16)
+            .expect("crypto::MODULI are hex")
+    };
+    let bn254 = CurveConfig {
+        struct_name: crypto::CURVES[1].to_string(),
+        modulus: modulus(crypto::bn254::COORDINATE_MODULUS),
+        scalar: modulus(BN254_ORDER),
+        a: 0u8.into(),
+        b: 3u8.into(),
     };
     let mut config = SdkVmConfig::riscv32();
     config.keccak = Some(Default::default());
-    config.modular = Some(ModularExtension::new(vec![
-        SECP256K1_MODULUS.clone(),
-        SECP256K1_ORDER.clone(),
+    config.sha2 = Some(Default::default());
+    config.modular = Some(ModularExtension::new(
+        crypto::MODULI.iter().map(|m| modulus(m)).collect(),
+    ));
+    config.ecc = Some(WeierstrassExtension::new(vec![
+        SECP256K1_CONFIG.clone(),
+        bn254,
+        P256_CONFIG.clone(),
     ]));
-    config.ecc = Some(WeierstrassExtension::new(vec![SECP256K1_CONFIG.clone()]));
     config.system = SdkSystemConfig {
         config: SystemConfig::default().with_public_values(public_values.next_power_of_two()),
     };
     config
 }
+
+/// BN254's group order r (the curve config names it; the guest needs no scalar field).
+const BN254_ORDER: &str = "0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001";
 
 /// The SDK for this project's VM config with `public_values` public values and segments of
 /// at most 2^`log_stacked_height` rows.
@@ -291,8 +316,14 @@ impl Vm {
     }
 
     pub(crate) fn stdin(input: &[u8]) -> StdIn {
+        Self::stdin_items(&[input])
+    }
+
+    fn stdin_items(items: &[&[u8]]) -> StdIn {
         let mut stdin = StdIn::default();
-        stdin.write_bytes(input);
+        for item in items {
+            stdin.write_bytes(item);
+        }
         stdin
     }
 
@@ -308,6 +339,11 @@ impl Vm {
 
     /// Metered execution; returns the public values and the figures.
     pub fn metered(&self, input: &[u8]) -> Result<(Vec<u8>, Metering), VmError> {
+        self.metered_items(&[input])
+    }
+
+    /// [`Vm::metered`] with several input items, read by the guest in this order.
+    pub fn metered_items(&self, items: &[&[u8]]) -> Result<(Vec<u8>, Metering), VmError> {
         use openvm_stark_backend::prover::{DeviceDataTransporter, ProverBackend};
         use openvm_stark_backend::StarkEngine;
         let vm_pk = self.sdk.app_pk().app_vm_pk.clone();
@@ -323,7 +359,7 @@ impl Vm {
         let ctx = vm.build_metered_ctx(&self.exe);
         let interpreter = vm.metered_interpreter(&self.exe).map_err(vm_err)?;
         let (segments, final_state) = interpreter
-            .execute_metered(Self::stdin(input), ctx)
+            .execute_metered(Self::stdin_items(items), ctx)
             .map_err(vm_err)?;
         let public = extract_public_values(self.public_values, &final_state.memory.memory);
 
@@ -391,13 +427,16 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
 
 #[cfg(test)]
 mod tests {
-    use openvm_ecc_circuit::{SECP256K1_CONFIG, SECP256K1_MODULUS, SECP256K1_ORDER};
+    use openvm_ecc_circuit::{
+        P256_CONFIG, P256_MODULUS, P256_ORDER, SECP256K1_CONFIG, SECP256K1_MODULUS, SECP256K1_ORDER,
+    };
 
-    /// The moduli and curve the guest declares (crate `crypto`, as the literals its macros
-    /// need) are the ones this config gives the VM, in the same order.
+    /// The moduli and curves the guests declare (crate `crypto`, as the literals its macros
+    /// need) are the ones this config gives the VM, in the same order, and OpenVM's own.
     #[test]
     fn the_vm_config_registers_what_the_guest_declares() {
         let config = super::vm_config(super::PUBLIC_VALUES);
+        let hex = |m: &str| m.trim_start_matches("0x").to_lowercase();
         let moduli: Vec<String> = config
             .modular
             .expect("modular extension")
@@ -405,27 +444,44 @@ mod tests {
             .iter()
             .map(|m| m.to_str_radix(16))
             .collect();
-        let declared = [
-            crypto::secp256k1::COORDINATE_MODULUS,
-            crypto::secp256k1::SCALAR_MODULUS,
-        ]
-        .map(|m| m.trim_start_matches("0x").to_lowercase());
+        let declared = crypto::MODULI.map(hex);
         assert_eq!(moduli, declared);
         assert_eq!(SECP256K1_MODULUS.to_str_radix(16), declared[0]);
         assert_eq!(SECP256K1_ORDER.to_str_radix(16), declared[1]);
+        assert_eq!(P256_MODULUS.to_str_radix(16), declared[3]);
+        assert_eq!(P256_ORDER.to_str_radix(16), declared[4]);
         let curves = config.ecc.expect("Weierstrass extension").supported_curves;
-        assert_eq!(curves.len(), 1);
-        assert_eq!(curves[0].struct_name, SECP256K1_CONFIG.struct_name);
-        assert_eq!(curves[0].struct_name, "Secp256k1Point");
-        // The guests' `moduli_init!` / `sw_init!` name the same moduli, in this order.
-        for source in [
-            include_str!("../../program/src/bin/guest.rs"),
-            include_str!("../../program/src/bin/ecrecover_check.rs"),
-        ] {
-            let source = source.to_lowercase();
-            let at = |m: &str| source.find(m).expect("modulus in moduli_init!");
-            assert!(at(&declared[0]) < at(&declared[1]));
-            assert!(source.contains("sw_init! { \"secp256k1point\" }"));
+        let names: Vec<&str> = curves.iter().map(|c| c.struct_name.as_str()).collect();
+        assert_eq!(names, crypto::CURVES);
+        assert_eq!(names[0], SECP256K1_CONFIG.struct_name);
+        assert_eq!(names[2], P256_CONFIG.struct_name);
+        // Each curve's coordinate field is a registered modulus.
+        for curve in &curves {
+            assert!(
+                moduli.contains(&curve.modulus.to_str_radix(16)),
+                "{}",
+                curve.struct_name
+            );
         }
+        assert!(config.sha2.is_some());
+        // `crypto::init!` registers the same moduli and curves, in this order.
+        let source = include_str!("../../crypto/src/lib.rs").to_lowercase();
+        let init = &source[source.find("macro_rules! init").expect("init! macro")..];
+        let at = |m: &str| init.find(m).unwrap_or_else(|| panic!("{m} not in init!"));
+        for pair in declared.windows(2) {
+            assert!(
+                at(&pair[0]) < at(&pair[1]),
+                "{} before {}",
+                pair[0],
+                pair[1]
+            );
+        }
+        let curve_list = crypto::CURVES
+            .map(|c| format!("\"{}\"", c.to_lowercase()))
+            .join(", ");
+        assert!(
+            init.contains(&format!("sw_init! {{ {curve_list} }}")),
+            "{curve_list}"
+        );
     }
 }

@@ -2,7 +2,11 @@
 //! reveals 96 bytes of public values: block hash, parent hash, post-state root. An invalid
 //! block or an unreadable input panics, which ends the VM with the error text.
 //!
-//! With feature `openvm-crypto`, senders are recovered on OpenVM's secp256k1 chips.
+//! With feature `openvm-crypto`, senders are recovered, and ECRECOVER, SHA256, BN254 ECADD /
+//! ECMUL and P256VERIFY run, on OpenVM's chips (crate `crypto`).
+//! With feature `crypto-census`, a second input (one byte: the `crypto::census::Op` to compute
+//! twice, or 255 for none) follows the block, and the calls per operation follow the block's
+//! public values as 12 little-endian u32 (software or chips as `openvm-crypto` says).
 //! With feature `census`, the keccak census follows as 20 more words (10 little-endian u64:
 //! the census counters, then the guest's total heap use in bytes).
 #![cfg_attr(target_os = "zkvm", no_main)]
@@ -15,15 +19,10 @@ use program::StatelessInput;
 
 openvm::entry!(main);
 
-// The moduli and the curve the `crypto` crate declares, registered with the VM in the order
-// of its config (`host::vm::vm_config`).
-#[cfg(feature = "openvm-crypto")]
-openvm_algebra_guest::moduli_macros::moduli_init! {
-    "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F",
-    "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141"
-}
-#[cfg(feature = "openvm-crypto")]
-openvm_ecc_guest::sw_macros::sw_init! { "Secp256k1Point" }
+// The moduli and curves the `crypto` crate declares, registered with the VM in the order of
+// its config (`host::vm::vm_config`).
+#[cfg(any(feature = "openvm-crypto", feature = "crypto-census"))]
+crypto::init!();
 
 fn reveal_words(first_word: usize, words: &[[u8; 4]]) {
     for (k, word) in words.iter().enumerate() {
@@ -32,7 +31,7 @@ fn reveal_words(first_word: usize, words: &[[u8; 4]]) {
 }
 
 fn main() {
-    #[cfg(feature = "openvm-crypto")]
+    #[cfg(all(feature = "openvm-crypto", not(feature = "crypto-census")))]
     crypto::install();
     #[cfg(feature = "census")]
     let heap_start = mpt::keccak::census::heap_position();
@@ -40,6 +39,20 @@ fn main() {
     let bytes = openvm::io::read_vec();
     let input = StatelessInput::decode(&mut bytes.as_slice())
         .unwrap_or_else(|e| panic!("malformed input: {e}"));
+    #[cfg(feature = "crypto-census")]
+    {
+        use crypto::census::{install, set_twice, Op};
+        let twice = openvm::io::read_vec();
+        set_twice(
+            twice
+                .first()
+                .and_then(|&k| Op::ALL.get(k as usize).copied()),
+        );
+        assert!(
+            install(cfg!(feature = "openvm-crypto")),
+            "crypto providers already set"
+        );
+    }
     let out = input
         .validate()
         .unwrap_or_else(|e| panic!("invalid block: {e}"));
@@ -53,6 +66,11 @@ fn main() {
             .map(|c| c.try_into().expect("4 bytes"))
             .collect();
         reveal_words(8 * k, &words);
+    }
+
+    #[cfg(feature = "crypto-census")]
+    for (k, calls) in crypto::census::calls().iter().enumerate() {
+        openvm::io::reveal_u32(*calls, 24 + k);
     }
 
     #[cfg(feature = "census")]
@@ -72,3 +90,6 @@ fn main() {
         reveal_words(24, &words);
     }
 }
+
+#[cfg(all(feature = "census", feature = "crypto-census"))]
+compile_error!("the keccak census and the precompile census reveal into the same words");

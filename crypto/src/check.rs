@@ -1,0 +1,131 @@
+//! The differential harness's shared half: one precompile call, by tag and raw input, on any
+//! `Crypto`, with its outcome as bytes. The host computes revm's software answer
+//! (`DefaultCrypto`) and the guest `crypto_check` asserts [`crate::OpenVmPrecompiles`] gives
+//! the same one on the chips; the host's tests also compare the two natively.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use revm::precompile::{Crypto, PrecompileHalt};
+
+/// Which `Crypto` method a case calls, and its input's layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Tag {
+    /// `sha256(input)`: any length.
+    Sha256 = 0,
+    /// `bn254_g1_add(a, b)`: a (64) ‖ b (64).
+    Bn254Add = 1,
+    /// `bn254_g1_mul(point, scalar)`: point (64) ‖ scalar (32).
+    Bn254Mul = 2,
+    /// `secp256r1_verify_signature(msg, sig, pk)`: msg (32) ‖ r ‖ s (64) ‖ x ‖ y (64).
+    P256Verify = 3,
+    /// `secp256k1_ecrecover(sig, recid, msg)`: r ‖ s (64) ‖ recid (1) ‖ msg (32).
+    Ecrecover = 4,
+}
+
+impl Tag {
+    /// All tags.
+    pub const ALL: [Tag; 5] = [
+        Tag::Sha256,
+        Tag::Bn254Add,
+        Tag::Bn254Mul,
+        Tag::P256Verify,
+        Tag::Ecrecover,
+    ];
+
+    /// The tag with this byte.
+    pub fn from_byte(byte: u8) -> Option<Tag> {
+        Self::ALL.get(byte as usize).copied()
+    }
+
+    /// The input length it takes, if fixed.
+    pub fn input_len(self) -> Option<usize> {
+        match self {
+            Tag::Sha256 => None,
+            Tag::Bn254Add => Some(128),
+            Tag::Bn254Mul => Some(96),
+            Tag::P256Verify => Some(160),
+            Tag::Ecrecover => Some(97),
+        }
+    }
+}
+
+/// A case's input did not have its tag's length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadLength {
+    /// The tag.
+    pub tag: Tag,
+    /// The length given.
+    pub len: usize,
+}
+
+/// The outcome of `tag` on `input` under `crypto`: `1 ‖ output` on success, `0 ‖ the halt's
+/// name` on failure (a verification's false is `1 ‖ 0`).
+pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, BadLength> {
+    if tag.input_len().is_some_and(|n| n != input.len()) {
+        return Err(BadLength {
+            tag,
+            len: input.len(),
+        });
+    }
+    let fixed = |range: core::ops::Range<usize>| &input[range];
+    let result: Result<Vec<u8>, PrecompileHalt> = match tag {
+        Tag::Sha256 => Ok(crypto.sha256(input).to_vec()),
+        Tag::Bn254Add => crypto
+            .bn254_g1_add(fixed(0..64), fixed(64..128))
+            .map(|p| p.to_vec()),
+        Tag::Bn254Mul => crypto
+            .bn254_g1_mul(fixed(0..64), fixed(64..96))
+            .map(|p| p.to_vec()),
+        Tag::P256Verify => Ok(alloc::vec![u8::from(crypto.secp256r1_verify_signature(
+            fixed(0..32).try_into().expect("32 bytes"),
+            fixed(32..96).try_into().expect("64 bytes"),
+            fixed(96..160).try_into().expect("64 bytes"),
+        ))]),
+        Tag::Ecrecover => crypto
+            .secp256k1_ecrecover(
+                fixed(0..64).try_into().expect("64 bytes"),
+                input[64],
+                fixed(65..97).try_into().expect("32 bytes"),
+            )
+            .map(|w| w.to_vec()),
+    };
+    Ok(match result {
+        Ok(bytes) => [&[1u8][..], &bytes].concat(),
+        Err(halt) => [&[0u8][..], format!("{halt:?}").as_bytes()].concat(),
+    })
+}
+
+/// Appends one record, `tag (1) ‖ input length (u32 LE) ‖ input ‖ outcome length (u32 LE) ‖
+/// outcome`, to `out`.
+pub fn write_record(out: &mut Vec<u8>, tag: Tag, input: &[u8], outcome: &[u8]) {
+    out.push(tag as u8);
+    for part in [input, outcome] {
+        out.extend_from_slice(&(part.len() as u32).to_le_bytes());
+        out.extend_from_slice(part);
+    }
+}
+
+/// One record: the tag, the input, the expected outcome.
+pub type Record<'a> = (Tag, &'a [u8], &'a [u8]);
+
+/// The records in `bytes`; `None` where they are malformed.
+pub fn read_records(mut bytes: &[u8]) -> Option<Vec<Record<'_>>> {
+    let mut records = Vec::new();
+    while let Some((&tag, rest)) = bytes.split_first() {
+        let tag = Tag::from_byte(tag)?;
+        let (input, rest) = length_prefixed(rest)?;
+        let (outcome, rest) = length_prefixed(rest)?;
+        records.push((tag, input, outcome));
+        bytes = rest;
+    }
+    Some(records)
+}
+
+/// A u32-LE-length-prefixed part of `bytes`, and what follows it.
+fn length_prefixed(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let len = u32::from_le_bytes(bytes.get(..4)?.try_into().ok()?) as usize;
+    let body = bytes.get(4..4usize.checked_add(len)?)?;
+    Some((body, &bytes[4 + len..]))
+}
