@@ -107,3 +107,29 @@ fn eest_ecrecover_fixture_runs_in_the_vm_on_the_chips() {
     // Under a tenth of the software run: the recoveries ran on the chips.
     assert!(instructions < 3_719_758_909, "{instructions}");
 }
+
+/// The EEST point-evaluation fixture and three modexp fixtures in the VM (KZG and modexp run
+/// in revm's software; tens of billions of instructions, minutes to tens of minutes each
+/// here): `cargo test -p tests --test vm -- --ignored --nocapture`.
+#[test]
+#[ignore = "long: software KZG and modexp in the VM"]
+fn eest_point_evaluation_and_modexp_fixtures_run_in_the_vm() {
+    let dir = shared_blocks_dir().join("eest-zkevm");
+    for id in [
+        "precompile_fixed_cost-point_evaluation",
+        "modexp-mod_256_exp_2",
+        "modexp-mod_vul_nagydani_3_square",
+        "modexp-mod_8_exp_648",
+    ] {
+        let native = host::run::run_native(&dir, id, None).unwrap();
+        assert!(native.verdict.is_ok(), "{id}");
+        let report =
+            run_in_vm(&native, Mode::Metered, Keccak::Ours).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(report.valid, "{id}");
+        println!(
+            "{id}: {} instructions, {} segments",
+            report.instructions.unwrap(),
+            report.segments.unwrap()
+        );
+    }
+}
