@@ -10,10 +10,10 @@ use core::ops::Neg;
 use ecdsa::RecoveryId;
 use elliptic_curve::bigint::U256;
 use elliptic_curve::consts::U32;
-use openvm_algebra_guest::IntMod;
+use openvm_algebra_guest::{DivUnsafe, IntMod};
 use openvm_algebra_moduli_macros::moduli_declare;
-use openvm_ecc_guest::ecdsa::{VerifyCustomHook, VerifyingKey};
-use openvm_ecc_guest::weierstrass::{IntrinsicCurve, WeierstrassPoint};
+use openvm_ecc_guest::ecdsa::VerifyCustomHook;
+use openvm_ecc_guest::weierstrass::{FromCompressed, IntrinsicCurve, WeierstrassPoint};
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
@@ -85,6 +85,11 @@ impl IntrinsicCurve for Secp256k1 {
 
 impl VerifyCustomHook<Secp256k1> for Secp256k1Point {}
 
+/// n, as an integer.
+const ORDER: alloy_primitives::U256 = alloy_primitives::U256::from_be_bytes(
+    alloy_primitives::hex!("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141"),
+);
+
 /// A signature from which no public key can be recovered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RecoveryError {
@@ -98,11 +103,33 @@ pub enum RecoveryError {
 /// The address whose key signed `prehash` with `r ‖ s` (big-endian) and recovery id `v`
 /// (0 or 1; 2 and 3 when r overflowed the order). High `s` is accepted, as `ecrecover` and
 /// alloy's unchecked recovery accept it.
+///
+/// Q = r⁻¹(s·R − z·G), with R decompressed from r (the VM hints its square root). The two
+/// scalar multiplications share one doubling chain ([`double_mul`]) instead of going through
+/// `openvm-ecc-guest`'s general MSM, which allocates bucket vectors on every window and, with
+/// one-bit windows for two points, spends about twice the curve operations.
 pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Address, RecoveryError> {
     let id = RecoveryId::from_byte(v).ok_or(RecoveryError::RecoveryId(v))?;
-    let key = VerifyingKey::<Secp256k1>::recover_from_prehash_noverify(prehash, rs, id)
-        .map_err(|_| RecoveryError::Signature)?;
-    let point = key.as_affine();
+    let r = Secp256k1Scalar::from_be_bytes(&rs[..32]).ok_or(RecoveryError::Signature)?;
+    let s = Secp256k1Scalar::from_be_bytes(&rs[32..]).ok_or(RecoveryError::Signature)?;
+    if r == Secp256k1Scalar::ZERO || s == Secp256k1Scalar::ZERO {
+        return Err(RecoveryError::Signature);
+    }
+    // R's x: r, or r + n when the id says r overflowed the order; it must be below p.
+    let mut x_bytes: [u8; 32] = rs[..32].try_into().expect("32 bytes");
+    if id.is_x_reduced() {
+        let (sum, overflow) = alloy_primitives::U256::from_be_bytes(x_bytes).overflowing_add(ORDER);
+        if overflow {
+            return Err(RecoveryError::Signature);
+        }
+        x_bytes = sum.to_be_bytes();
+    }
+    let x = Secp256k1Coord::from_be_bytes(&x_bytes).ok_or(RecoveryError::Signature)?;
+    let big_r = Secp256k1Point::decompress(x, &v).ok_or(RecoveryError::Signature)?;
+    let z = Secp256k1Scalar::from_be_bytes_unchecked(prehash);
+    let neg_u1 = z.div_unsafe(&r);
+    let u2 = s.div_unsafe(&r);
+    let point = double_mul(&neg_u1, &Secp256k1Point::NEG_GENERATOR, &u2, &big_r);
     if point.is_identity() {
         return Err(RecoveryError::Signature);
     }
@@ -112,6 +139,32 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
     xy[..32].copy_from_slice(&point.x().to_be_bytes());
     xy[32..].copy_from_slice(&point.y().to_be_bytes());
     Ok(Address::from_slice(&keccak256(xy)[12..]))
+}
+
+/// a·P + b·Q by Straus–Shamir: one doubling chain over the scalars' bits from the top, adding
+/// P, Q or P + Q where a bit is set (about 256 doublings and 192 additions), with no heap.
+/// The scalars' little-endian bytes may be any representative mod n: n·P = O.
+pub fn double_mul(
+    a: &Secp256k1Scalar,
+    p: &Secp256k1Point,
+    b: &Secp256k1Scalar,
+    q: &Secp256k1Point,
+) -> Secp256k1Point {
+    let mut both = p.clone();
+    both += q;
+    let (a, b) = (a.as_le_bytes(), b.as_le_bytes());
+    let mut acc = <Secp256k1Point as WeierstrassPoint>::IDENTITY;
+    for i in (0..a.len() * 8).rev() {
+        acc.double_assign();
+        let bit = |k: &[u8]| (k[i / 8] >> (i % 8)) & 1;
+        match (bit(a), bit(b)) {
+            (1, 0) => acc += p,
+            (0, 1) => acc += q,
+            (1, 1) => acc += &both,
+            _ => {}
+        }
+    }
+    acc
 }
 
 /// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian).
