@@ -22,16 +22,22 @@ pub enum Tag {
     P256Verify = 3,
     /// `secp256k1_ecrecover(sig, recid, msg)`: r ‖ s (64) ‖ recid (1) ‖ msg (32).
     Ecrecover = 4,
+    /// secp256k1 ECDSA verification behind alloy's `verify_and_compute_signer_unchecked`:
+    /// msg (32) ‖ r ‖ s (64) ‖ x ‖ y (64). Not a `Crypto` method: always
+    /// [`crate::secp256k1::verify`], whatever `crypto` is given; its reference is k256's
+    /// answer, which the host computes.
+    Secp256k1Verify = 5,
 }
 
 impl Tag {
     /// All tags.
-    pub const ALL: [Tag; 5] = [
+    pub const ALL: [Tag; 6] = [
         Tag::Sha256,
         Tag::Bn254Add,
         Tag::Bn254Mul,
         Tag::P256Verify,
         Tag::Ecrecover,
+        Tag::Secp256k1Verify,
     ];
 
     /// The tag with this byte.
@@ -45,7 +51,7 @@ impl Tag {
             Tag::Sha256 => None,
             Tag::Bn254Add => Some(128),
             Tag::Bn254Mul => Some(96),
-            Tag::P256Verify => Some(160),
+            Tag::P256Verify | Tag::Secp256k1Verify => Some(160),
             Tag::Ecrecover => Some(97),
         }
     }
@@ -90,6 +96,11 @@ pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, B
                 fixed(65..97).try_into().expect("32 bytes"),
             )
             .map(|w| w.to_vec()),
+        Tag::Secp256k1Verify => Ok(alloc::vec![u8::from(crate::secp256k1::verify(
+            fixed(96..160).try_into().expect("64 bytes"),
+            fixed(32..96).try_into().expect("64 bytes"),
+            fixed(0..32).try_into().expect("32 bytes"),
+        ))]),
     };
     Ok(match result {
         Ok(bytes) => [&[1u8][..], &bytes].concat(),

@@ -25,6 +25,7 @@ extern crate alloc;
 pub mod bn254;
 pub mod census;
 pub mod check;
+pub mod ecc;
 pub mod p256;
 pub mod provider;
 pub mod secp256k1;

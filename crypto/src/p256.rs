@@ -12,6 +12,7 @@ use openvm_ecc_guest::weierstrass::{IntrinsicCurve, WeierstrassPoint};
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
+use crate::ecc::ecdsa_verify;
 use crate::le_bytes;
 
 /// p, the coordinate field's modulus (big-endian hex, as `moduli_init!` takes it).
@@ -96,6 +97,5 @@ pub fn verify(prehash: &[u8; 32], rs: &[u8; 64], xy: &[u8; 64]) -> bool {
     let Some(point) = (unsafe { P256Point::from_xy_nonidentity(x, y) }) else {
         return false;
     };
-    debug_assert!(!point.is_identity());
-    openvm_ecc_guest::ecdsa::verify_prehashed::<P256>(point, prehash, rs).is_ok()
+    ecdsa_verify::<P256Scalar, _>(&point, &P256Point::GENERATOR, prehash, rs)
 }

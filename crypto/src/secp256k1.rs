@@ -17,6 +17,7 @@ use openvm_ecc_guest::weierstrass::{FromCompressed, IntrinsicCurve, WeierstrassP
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
+use crate::ecc::{double_mul, ecdsa_verify};
 use crate::le_bytes;
 
 /// p, the coordinate field's modulus (big-endian hex, as `moduli_init!` takes it).
@@ -105,9 +106,7 @@ pub enum RecoveryError {
 /// alloy's unchecked recovery accept it.
 ///
 /// Q = r⁻¹(s·R − z·G), with R decompressed from r (the VM hints its square root). The two
-/// scalar multiplications share one doubling chain ([`double_mul`]) instead of going through
-/// `openvm-ecc-guest`'s general MSM, which allocates bucket vectors on every window and, with
-/// one-bit windows for two points, spends about twice the curve operations.
+/// scalar multiplications share one doubling chain ([`double_mul`]).
 pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Address, RecoveryError> {
     let id = RecoveryId::from_byte(v).ok_or(RecoveryError::RecoveryId(v))?;
     let r = Secp256k1Scalar::from_be_bytes(&rs[..32]).ok_or(RecoveryError::Signature)?;
@@ -129,7 +128,12 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
     let z = Secp256k1Scalar::from_be_bytes_unchecked(prehash);
     let neg_u1 = z.div_unsafe(&r);
     let u2 = s.div_unsafe(&r);
-    let point = double_mul(&neg_u1, &Secp256k1Point::NEG_GENERATOR, &u2, &big_r);
+    let point = double_mul(
+        neg_u1.as_le_bytes(),
+        &Secp256k1Point::NEG_GENERATOR,
+        u2.as_le_bytes(),
+        &big_r,
+    );
     if point.is_identity() {
         return Err(RecoveryError::Signature);
     }
@@ -139,32 +143,6 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
     xy[..32].copy_from_slice(&point.x().to_be_bytes());
     xy[32..].copy_from_slice(&point.y().to_be_bytes());
     Ok(Address::from_slice(&keccak256(xy)[12..]))
-}
-
-/// a·P + b·Q by Straus–Shamir: one doubling chain over the scalars' bits from the top, adding
-/// P, Q or P + Q where a bit is set (about 256 doublings and 192 additions), with no heap.
-/// The scalars' little-endian bytes may be any representative mod n: n·P = O.
-pub fn double_mul(
-    a: &Secp256k1Scalar,
-    p: &Secp256k1Point,
-    b: &Secp256k1Scalar,
-    q: &Secp256k1Point,
-) -> Secp256k1Point {
-    let mut both = p.clone();
-    both += q;
-    let (a, b) = (a.as_le_bytes(), b.as_le_bytes());
-    let mut acc = <Secp256k1Point as WeierstrassPoint>::IDENTITY;
-    for i in (0..a.len() * 8).rev() {
-        acc.double_assign();
-        let bit = |k: &[u8]| (k[i / 8] >> (i % 8)) & 1;
-        match (bit(a), bit(b)) {
-            (1, 0) => acc += p,
-            (0, 1) => acc += q,
-            (1, 1) => acc += &both,
-            _ => {}
-        }
-    }
-    acc
 }
 
 /// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian).
@@ -180,5 +158,5 @@ pub fn verify(xy: &[u8; 64], rs: &[u8; 64], prehash: &[u8; 32]) -> bool {
     let Some(point) = (unsafe { Secp256k1Point::from_xy(x, y) }) else {
         return false;
     };
-    openvm_ecc_guest::ecdsa::verify_prehashed::<Secp256k1>(point, prehash, rs).is_ok()
+    ecdsa_verify::<Secp256k1Scalar, _>(&point, &Secp256k1Point::GENERATOR, prehash, rs)
 }
