@@ -149,7 +149,6 @@ fn cases() -> Vec<(Tag, Vec<u8>)> {
         }
     }
     // secp256k1 verification (alloy's verify hook): valid, high s, wrong message, bad key.
-    use k256::ecdsa::signature::hazmat::PrehashSigner as _;
     for _ in 0..4 {
         let key = k256::ecdsa::SigningKey::from_slice(&rng.random::<[u8; 32]>()).unwrap();
         let point = key.verifying_key().to_encoded_point(false);
