@@ -83,9 +83,10 @@ fn the_precompile_census_counts_and_prices_sender_recovery() {
     assert_eq!(sender.op, "sender recovery");
     assert_eq!(sender.calls, transactions);
     let cost = sender.instructions.unwrap();
-    // A recovery on the chips costs well under a software one (~11 M) and is not free.
-    assert!(cost > 10_000 * u64::from(transactions), "{cost}");
-    assert!(cost < 2_000_000 * u64::from(transactions), "{cost}");
+    // A recovery on the chips costs well under a software one (~11 M; 17.4 k measured on the
+    // chips) and is not free.
+    assert!(cost > 1_000 * u64::from(transactions), "{cost}");
+    assert!(cost < 1_000_000 * u64::from(transactions), "{cost}");
     assert!(cost < census.block_instructions);
     for op in rest {
         assert_eq!((op.calls, op.instructions), (0, None), "{}", op.op);
@@ -108,28 +109,22 @@ fn eest_ecrecover_fixture_runs_in_the_vm_on_the_chips() {
     assert!(instructions < 3_719_758_909, "{instructions}");
 }
 
-/// The EEST point-evaluation fixture and three modexp fixtures in the VM (KZG and modexp run
-/// in revm's software; tens of billions of instructions, minutes to tens of minutes each
-/// here): `cargo test -p tests --test vm -- --ignored --nocapture`.
+/// Every EEST zkEVM fixture in `../shared/blocks/eest-zkevm` (30 modexp variants, ecrecover,
+/// KZG point evaluation; 10 M gas of precompile calls each) valid in the VM with the native
+/// run's public values. KZG and modexp run in revm's software, so this takes about twenty
+/// minutes here: `cargo test -p tests --test vm -- --ignored --nocapture`.
 #[test]
-#[ignore = "long: software KZG and modexp in the VM"]
-fn eest_point_evaluation_and_modexp_fixtures_run_in_the_vm() {
+#[ignore = "long: every EEST zkEVM fixture in the VM, KZG and modexp in software"]
+fn every_eest_zkevm_fixture_runs_in_the_vm() {
     let dir = shared_blocks_dir().join("eest-zkevm");
-    for id in [
-        "precompile_fixed_cost-point_evaluation",
-        "modexp-mod_256_exp_2",
-        "modexp-mod_vul_nagydani_3_square",
-        "modexp-mod_8_exp_648",
-    ] {
+    let ids = host::blocks::list_blocks(&dir).unwrap();
+    assert!(ids.len() >= 32, "{} fixtures", ids.len());
+    for id in &ids {
         let native = host::run::run_native(&dir, id, None).unwrap();
         assert!(native.verdict.is_ok(), "{id}");
         let report =
-            run_in_vm(&native, Mode::Metered, Keccak::Ours).unwrap_or_else(|e| panic!("{id}: {e}"));
+            run_in_vm(&native, Mode::Execute, Keccak::Ours).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert!(report.valid, "{id}");
-        println!(
-            "{id}: {} instructions, {} segments",
-            report.instructions.unwrap(),
-            report.segments.unwrap()
-        );
+        println!("{id}: valid in the VM, {:.1} s", report.wall_s);
     }
 }
