@@ -3,7 +3,8 @@
 //!
 //! Roots come from alloy-consensus (alloy-trie's `HashBuilder`); in the guest its keccak is
 //! this project's sponge through `native_keccak256`. EIP-7702 authorization signatures are
-//! recovered by revm during execution, where an invalid one is skipped as the EIP requires.
+//! recovered when each transaction's environment is built (`execute::tx_env`, through the same
+//! crypto hook as senders); an invalid one is skipped during execution, as the EIP requires.
 
 use alloc::string::ToString;
 use alloc::vec::Vec;

@@ -8,20 +8,58 @@
 use alloc::borrow::Cow;
 use alloc::string::ToString;
 use alloc::vec::Vec;
+use alloy_consensus::crypto::secp256k1;
 use alloy_consensus::transaction::Recovered;
 use alloy_consensus::{Block, ReceiptEnvelope, TxEnvelope};
+use alloy_eips::eip7702::constants::SECP256K1N_HALF;
+use alloy_eips::eip7702::{RecoveredAuthority, RecoveredAuthorization, SignedAuthorization};
 use alloy_evm::block::{BlockExecutionResult, BlockExecutor};
 use alloy_evm::eth::{
     receipt_builder::AlloyReceiptBuilder, EthBlockExecutionCtx, EthBlockExecutor,
 };
+use alloy_evm::FromRecoveredTx;
 use alloy_evm::{EthEvmFactory, EvmEnv, EvmFactory};
 use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH};
 use mpt::{StateTrie, TrieError};
+use revm::context::either::Either;
+use revm::context::TxEnv;
 use revm::database::{states::bundle_state::BundleRetention, BundleState, State};
 
 use crate::chain::ChainConfig;
 use crate::db::WitnessDb;
 use crate::error::ValidationError;
+
+/// revm's transaction environment for `tx`, with its EIP-7702 authorities already recovered.
+///
+/// Left to revm, authorities would be recovered by alloy-primitives' k256 directly, which no
+/// crypto provider reaches; recovered here, they go through alloy's hook (the secp256k1 chips
+/// in the guest) under the same rules: y parity 0 or 1, s at most n/2, a recoverable key;
+/// otherwise the authority is invalid and revm skips it, as EIP-7702 requires.
+pub fn tx_env(tx: &Recovered<&TxEnvelope>) -> TxEnv {
+    let mut env = TxEnv::from_recovered_tx(*tx.inner(), tx.signer());
+    for auth in &mut env.authorization_list {
+        if let Either::Left(signed) = auth {
+            let authority = recover_authority(signed);
+            *auth = Either::Right(RecoveredAuthorization::new_unchecked(
+                signed.inner().clone(),
+                authority,
+            ));
+        }
+    }
+    env
+}
+
+/// An authorization's signer through alloy's crypto hook.
+pub fn recover_authority(auth: &SignedAuthorization) -> RecoveredAuthority {
+    let Ok(signature) = auth.signature() else {
+        return RecoveredAuthority::Invalid;
+    };
+    if signature.s() > SECP256K1N_HALF {
+        return RecoveredAuthority::Invalid;
+    }
+    secp256k1::recover_signer_unchecked(&signature, auth.signature_hash())
+        .map_or(RecoveredAuthority::Invalid, RecoveredAuthority::Valid)
+}
 
 /// Runs the block over `db`; returns the execution result and the state changes.
 pub fn execute(
@@ -56,7 +94,8 @@ pub fn execute(
         slot_number: None,
     };
     let executor = EthBlockExecutor::new(evm, ctx, chain, AlloyReceiptBuilder::default());
-    let result = executor.execute_block(senders.iter().copied());
+    let txs = senders.iter().map(|tx| (tx_env(tx), *tx));
+    let result = executor.execute_block(txs);
     state.merge_transitions(BundleRetention::PlainState);
     let bundle = state.take_bundle();
     drop(state);

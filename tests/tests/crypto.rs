@@ -277,3 +277,43 @@ fn in_the_vm_the_chips_answer_as_revm_does() {
     write_record(&mut wrong, *tag, input, &want);
     assert!(vm.execute(&wrong).is_err());
 }
+
+/// EIP-7702 authorities recovered through alloy's hook (`program::execute::recover_authority`)
+/// follow the rules revm applies with alloy's own `recover_authority`: valid, high s (invalid),
+/// y parity 2 (invalid), r = 0 (invalid), and the other parity (another authority or none).
+#[test]
+fn eip7702_authorities_recover_as_alloy_does() {
+    use alloy_eips::eip7702::{Authorization, RecoveredAuthority, SignedAuthorization};
+    use program::execute::recover_authority;
+    let mut rng = SmallRng::seed_from_u64(7702);
+    let mut valid = 0;
+    for _ in 0..8 {
+        let key = k256::ecdsa::SigningKey::from_slice(&rng.random::<[u8; 32]>()).unwrap();
+        let auth = Authorization {
+            chain_id: U256::from(1),
+            address: alloy_primitives::Address::from(rng.random::<[u8; 20]>()),
+            nonce: rng.random(),
+        };
+        let (sig, id) = key
+            .sign_prehash_recoverable(auth.signature_hash().as_slice())
+            .unwrap();
+        let sig = Signature::from((sig, id));
+        let (r, s, v) = (sig.r(), sig.s(), u8::from(sig.v()));
+        for (y, r, s) in [
+            (v, r, s),
+            (v ^ 1, r, SECP256K1_N - s),
+            (2, r, s),
+            (v, U256::ZERO, s),
+            (v ^ 1, r, s),
+        ] {
+            let signed = SignedAuthorization::new_unchecked(auth.clone(), y, r, s);
+            let reference = signed
+                .recover_authority()
+                .map_or(RecoveredAuthority::Invalid, RecoveredAuthority::Valid);
+            let ours = recover_authority(&signed);
+            assert_eq!(ours, reference, "y {y}, r {r}, s {s}");
+            valid += usize::from(matches!(ours, RecoveredAuthority::Valid(_)));
+        }
+    }
+    assert!(valid >= 8, "{valid} valid");
+}
