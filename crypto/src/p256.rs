@@ -3,12 +3,9 @@
 #![allow(missing_docs)] // the macros generate undocumented items
 
 use core::ops::Neg;
-use elliptic_curve::bigint::U256;
-use elliptic_curve::consts::U32;
 use openvm_algebra_guest::IntMod;
 use openvm_algebra_moduli_macros::moduli_declare;
-use openvm_ecc_guest::ecdsa::VerifyCustomHook;
-use openvm_ecc_guest::weierstrass::{IntrinsicCurve, WeierstrassPoint};
+use openvm_ecc_guest::weierstrass::WeierstrassPoint;
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
@@ -55,32 +52,6 @@ impl CyclicGroup for P256Point {
         y: P256Coord::from_const_bytes(NEG_GY),
     };
 }
-
-/// The curve, as `elliptic_curve` and `openvm_ecc_guest` name it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct P256;
-
-impl elliptic_curve::Curve for P256 {
-    type FieldBytesSize = U32;
-    type Uint = U256;
-    const ORDER: U256 =
-        U256::from_be_hex("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551");
-}
-
-impl elliptic_curve::PrimeCurve for P256 {}
-
-impl elliptic_curve::FieldBytesEncoding<P256> for U256 {}
-
-impl IntrinsicCurve for P256 {
-    type Scalar = P256Scalar;
-    type Point = P256Point;
-
-    fn msm(coeffs: &[Self::Scalar], bases: &[Self::Point]) -> Self::Point {
-        openvm_ecc_guest::msm(coeffs, bases)
-    }
-}
-
-impl VerifyCustomHook<P256> for P256Point {}
 
 /// Whether `r ‖ s` signs `prehash` under the public key `x ‖ y` (all big-endian), as
 /// `P256VERIFY` decides: r and s in [1, n), the key a point of the curve other than

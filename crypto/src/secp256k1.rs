@@ -1,19 +1,15 @@
-//! The curve: coordinate field, scalar field, point type, and recovery.
+//! secp256k1: coordinate field, scalar field, point type, key recovery and verification.
 //!
-//! A guest using it must register the moduli and the curve with the VM, in this order:
-//! `moduli_init! { COORDINATE_MODULUS, SCALAR_MODULUS }` and `sw_init! { "Secp256k1Point" }`,
-//! and the VM config needs the matching modular and Weierstrass extensions (`host::vm`).
+//! A guest using it must register the moduli and curves with the VM (`crate::init!`), and the
+//! VM config needs the matching modular and Weierstrass extensions (`host::vm`).
 #![allow(missing_docs)] // the macros generate undocumented items
 
 use alloy_primitives::{keccak256, Address};
 use core::ops::Neg;
 use ecdsa::RecoveryId;
-use elliptic_curve::bigint::U256;
-use elliptic_curve::consts::U32;
 use openvm_algebra_guest::{DivUnsafe, IntMod};
 use openvm_algebra_moduli_macros::moduli_declare;
-use openvm_ecc_guest::ecdsa::VerifyCustomHook;
-use openvm_ecc_guest::weierstrass::{FromCompressed, IntrinsicCurve, WeierstrassPoint};
+use openvm_ecc_guest::weierstrass::{FromCompressed, WeierstrassPoint};
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
@@ -59,32 +55,6 @@ impl CyclicGroup for Secp256k1Point {
         y: Secp256k1Coord::from_const_bytes(NEG_GY),
     };
 }
-
-/// The curve, as `elliptic_curve` and `openvm_ecc_guest` name it.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Secp256k1;
-
-impl elliptic_curve::Curve for Secp256k1 {
-    type FieldBytesSize = U32;
-    type Uint = U256;
-    const ORDER: U256 =
-        U256::from_be_hex("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141");
-}
-
-impl elliptic_curve::PrimeCurve for Secp256k1 {}
-
-impl elliptic_curve::FieldBytesEncoding<Secp256k1> for U256 {}
-
-impl IntrinsicCurve for Secp256k1 {
-    type Scalar = Secp256k1Scalar;
-    type Point = Secp256k1Point;
-
-    fn msm(coeffs: &[Self::Scalar], bases: &[Self::Point]) -> Self::Point {
-        openvm_ecc_guest::msm(coeffs, bases)
-    }
-}
-
-impl VerifyCustomHook<Secp256k1> for Secp256k1Point {}
 
 /// n, as an integer.
 const ORDER: alloy_primitives::U256 = alloy_primitives::U256::from_be_bytes(
