@@ -1,7 +1,7 @@
 //! `recover_address` on the host, where the macros generate software arithmetic: invalid
 //! signatures are rejected before any curve arithmetic. Recovery itself needs the VM's
-//! square-root hint, which the host path does not have: its differential check against k256
-//! runs in the VM (`tests/tests/vm.rs`, guest `ecrecover_check`).
+//! square-root hint, which the host path does not have: its differential check against revm's
+//! software runs in the VM (`tests/tests/crypto.rs`, guest `crypto_check`).
 
 use alloy_primitives::U256;
 use crypto::{recover_address, RecoveryError};

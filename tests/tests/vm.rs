@@ -35,8 +35,8 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
 }
 
 /// The default block of `host run` (the generated `devnet`, 10 transactions) in the VM:
-/// valid, with the native run's public values, with secp256k1 on OpenVM's chips and in
-/// software (the build switch); the chips take most of the work off the RISC-V core.
+/// valid, with the native run's public values, with the cryptography on OpenVM's chips and
+/// in software (the build switch); the chips take most of the work off the RISC-V core.
 #[test]
 fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
     use host::report::run_in_vm_with;
