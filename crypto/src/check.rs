@@ -27,17 +27,20 @@ pub enum Tag {
     /// [`crate::secp256k1::verify`], whatever `crypto` is given; its reference is k256's
     /// answer, which the host computes.
     Secp256k1Verify = 5,
+    /// `bn254_pairing_check(pairs)`: k pairs of G1 (64) ‖ G2 (128), k ≥ 0.
+    Bn254Pairing = 6,
 }
 
 impl Tag {
     /// All tags.
-    pub const ALL: [Tag; 6] = [
+    pub const ALL: [Tag; 7] = [
         Tag::Sha256,
         Tag::Bn254Add,
         Tag::Bn254Mul,
         Tag::P256Verify,
         Tag::Ecrecover,
         Tag::Secp256k1Verify,
+        Tag::Bn254Pairing,
     ];
 
     /// The tag with this byte.
@@ -48,7 +51,7 @@ impl Tag {
     /// The input length it takes, if fixed.
     pub fn input_len(self) -> Option<usize> {
         match self {
-            Tag::Sha256 => None,
+            Tag::Sha256 | Tag::Bn254Pairing => None,
             Tag::Bn254Add => Some(128),
             Tag::Bn254Mul => Some(96),
             Tag::P256Verify | Tag::Secp256k1Verify => Some(160),
@@ -56,6 +59,9 @@ impl Tag {
         }
     }
 }
+
+/// One `ECPAIRING` pair: G1 (64) ‖ G2 (128).
+const PAIR_LEN: usize = 192;
 
 /// A case's input did not have its tag's length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +75,8 @@ pub struct BadLength {
 /// The outcome of `tag` on `input` under `crypto`: `1 ‖ output` on success, `0 ‖ the halt's
 /// name` on failure (a verification's false is `1 ‖ 0`).
 pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, BadLength> {
-    if tag.input_len().is_some_and(|n| n != input.len()) {
+    let pairing_len = tag == Tag::Bn254Pairing && !input.len().is_multiple_of(PAIR_LEN);
+    if pairing_len || tag.input_len().is_some_and(|n| n != input.len()) {
         return Err(BadLength {
             tag,
             len: input.len(),
@@ -101,6 +108,15 @@ pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, B
             fixed(32..96).try_into().expect("64 bytes"),
             fixed(0..32).try_into().expect("32 bytes"),
         ))]),
+        Tag::Bn254Pairing => {
+            let pairs: Vec<(&[u8], &[u8])> = input
+                .chunks_exact(PAIR_LEN)
+                .map(|pair| pair.split_at(64))
+                .collect();
+            crypto
+                .bn254_pairing_check(&pairs)
+                .map(|ok| alloc::vec![u8::from(ok)])
+        }
     };
     Ok(match result {
         Ok(bytes) => [&[1u8][..], &bytes].concat(),

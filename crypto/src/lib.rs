@@ -1,13 +1,14 @@
 //! The guest's cryptography on OpenVM's extensions: secp256k1 recovery (transaction senders,
-//! EIP-7702 authorities, `ECRECOVER`), SHA-256, BN254 G1 addition and multiplication, and
-//! P-256 verification.
+//! EIP-7702 authorities, `ECRECOVER`), SHA-256, BN254 G1 addition, multiplication and pairing
+//! check, and P-256 verification.
 //!
 //! In software on riscv32 one secp256k1 recovery costs ~11.6 M guest instructions (pure-Rust
 //! k256); the extensions do the field and curve arithmetic, and SHA-256's compression, in
 //! dedicated chips. OpenVM ships its k256 / p256 / sha2 / pairing drop-ins only in its git
 //! repository, not on crates.io, and this project patches no crate by git; so the fields and
 //! curves are declared here with the published 2.0.2 macros (`moduli_declare!`,
-//! `sw_declare!`) and used through `openvm-ecc-guest` and `openvm-sha2-guest`.
+//! `sw_declare!`, `complex_declare!`), the pairing's `Fp12` tower is written here ([`tower`]),
+//! and they are used through `openvm-ecc-guest` and `openvm-sha2-guest`.
 //!
 //! Hooks: [`install`] makes these alloy's signature-recovery provider and revm's precompile
 //! crypto. A guest must also register the moduli and curves with the VM ([`init!`]) and run
@@ -30,6 +31,7 @@ pub mod p256;
 pub mod provider;
 pub mod secp256k1;
 pub mod sha256;
+pub mod tower;
 
 pub use provider::{install, OpenVmPrecompiles, OpenVmSecp256k1};
 pub use secp256k1::{recover_address, verify, RecoveryError};
@@ -48,7 +50,12 @@ pub const MODULI: [&str; 5] = [
 /// Weierstrass extension must list them.
 pub const CURVES: [&str; 3] = ["Secp256k1Point", "Bn254G1Affine", "P256Point"];
 
-/// Registers [`MODULI`] and [`CURVES`] with the VM; invoke once in a guest binary's root.
+/// The quadratic extension fields the guest declares, with the index in [`MODULI`] of their
+/// base field, in the order [`init!`] registers them and the VM config's Fp2 extension must
+/// list them.
+pub const COMPLEX: [(&str, usize); 1] = [("Bn254Fp2", 2)];
+
+/// Registers [`MODULI`], [`CURVES`] and [`COMPLEX`] with the VM; invoke once in a guest binary's root.
 /// (The registration macros take literals only, hence the repetition; a host test checks the
 /// two lists agree.)
 #[macro_export]
@@ -62,11 +69,13 @@ macro_rules! init {
             "0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551"
         }
         $crate::__private::sw_init! { "Secp256k1Point", "Bn254G1Affine", "P256Point" }
+        $crate::__private::complex_init! { "Bn254Fp2" { mod_idx = 2 } }
     };
 }
 
 #[doc(hidden)]
 pub mod __private {
+    pub use openvm_algebra_guest::complex_macros::complex_init;
     pub use openvm_algebra_guest::moduli_macros::moduli_init;
     pub use openvm_ecc_guest::sw_macros::sw_init;
 }

@@ -18,6 +18,8 @@ use alloy_primitives::{keccak256, Address};
 use revm::precompile::bls12_381::{G1Point, G1PointScalar, G2Point, G2PointScalar};
 use revm::precompile::{Crypto, DefaultCrypto, PrecompileHalt};
 
+use crate::bn254::g2::G2Error;
+use crate::bn254::pairing::PairingError;
 use crate::secp256k1::{recover_address, verify};
 
 /// secp256k1 on OpenVM's extensions, as alloy's crypto provider.
@@ -56,8 +58,8 @@ pub fn install() -> bool {
     alloy && revm
 }
 
-/// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` and
-/// `P256VERIFY`. The rest (RIPEMD-160, BN254 pairing, modexp, BLAKE2, KZG, BLS12-381) are
+/// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` /
+/// `ECPAIRING` and `P256VERIFY`. The rest (RIPEMD-160, modexp, BLAKE2, KZG, BLS12-381) are
 /// revm's software, called through `DefaultCrypto`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenVmPrecompiles;
@@ -83,7 +85,20 @@ impl Crypto for OpenVmPrecompiles {
     }
 
     fn bn254_pairing_check(&self, pairs: &[(&[u8], &[u8])]) -> Result<bool, PrecompileHalt> {
-        DefaultCrypto.bn254_pairing_check(pairs)
+        let pairs: Vec<(&[u8; 64], &[u8; 128])> = pairs
+            .iter()
+            .map(|(g1, g2)| {
+                let g2: &[u8; 128] = g2[..128].try_into().expect("revm passes 128 G2 bytes");
+                (g1_bytes(g1), g2)
+            })
+            .collect();
+        crate::bn254::pairing::pairing_check(&pairs).map_err(|e| match e {
+            PairingError::G1(e) => bn254_halt(e),
+            PairingError::G2(G2Error::NotAFieldElement) => {
+                PrecompileHalt::Bn254FieldPointNotAMember
+            }
+            PairingError::G2(G2Error::NotInG2) => PrecompileHalt::Bn254AffineGFailedToCreate,
+        })
     }
 
     fn secp256k1_ecrecover(

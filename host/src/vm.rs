@@ -204,11 +204,11 @@ pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 ///
 /// It also has the extensions the `crypto` crate's guests run on: SHA-2, the modular-arithmetic
 /// extension over [`crypto::MODULI`] and the short-Weierstrass extension over
-/// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256), in the order the guests' `crypto::init!`
-/// registers them. Every guest runs under this one config; a software-crypto guest leaves
+/// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256) and the Fp2 extension over
+/// [`crypto::COMPLEX`] (BN254's `Fp2`), in the order the guests' `crypto::init!` registers them. Every guest runs under this one config; a software-crypto guest leaves
 /// those chips empty.
 pub fn vm_config(public_values: usize) -> SdkVmConfig {
-    use openvm_algebra_circuit::ModularExtension;
+    use openvm_algebra_circuit::{Fp2Extension, ModularExtension};
     use openvm_ecc_circuit::{CurveConfig, WeierstrassExtension, P256_CONFIG, SECP256K1_CONFIG};
     let modulus = |hex: &str| {
         num_bigint::BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16)
@@ -226,6 +226,12 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
     config.sha2 = Some(Default::default());
     config.modular = Some(ModularExtension::new(
         crypto::MODULI.iter().map(|m| modulus(m)).collect(),
+    ));
+    config.fp2 = Some(Fp2Extension::new(
+        crypto::COMPLEX
+            .iter()
+            .map(|(name, base)| (name.to_string(), modulus(crypto::MODULI[*base])))
+            .collect(),
     ));
     config.ecc = Some(WeierstrassExtension::new(vec![
         SECP256K1_CONFIG.clone(),
@@ -483,5 +489,14 @@ mod tests {
             init.contains(&format!("sw_init! {{ {curve_list} }}")),
             "{curve_list}"
         );
+        // The Fp2 fields: same names, over the same moduli, as `complex_init!`'s list.
+        let fp2 = config.fp2.expect("Fp2 extension").supported_moduli;
+        for ((name, modulus), (declared_name, base)) in fp2.iter().zip(crypto::COMPLEX) {
+            assert_eq!(name, declared_name);
+            assert_eq!(modulus.to_str_radix(16), declared[base]);
+            let item = format!("\"{}\" {{ mod_idx = {base} }}", name.to_lowercase());
+            assert!(init.contains(&item), "{item}");
+        }
+        assert_eq!(fp2.len(), crypto::COMPLEX.len());
     }
 }

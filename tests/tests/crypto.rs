@@ -9,6 +9,9 @@ use host::vm::{build_guest_bin, Keccak, Vm};
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use revm::precompile::{Crypto, DefaultCrypto};
 
+#[path = "crypto_cases/bn254_pairing.rs"]
+mod bn254_pairing;
+
 const BN254_P: U256 = U256::from_be_bytes(hex!(
     "30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47"
 ));
@@ -184,6 +187,9 @@ fn cases() -> Vec<(Tag, Vec<u8>)> {
     ] {
         cases.push((Tag::Ecrecover, cat(&[&be(r), &be(s), &[v], &[7; 32]])));
     }
+    for input in bn254_pairing::cases(&mut rng) {
+        cases.push((Tag::Bn254Pairing, input));
+    }
     cases
 }
 
@@ -251,6 +257,23 @@ fn natively_the_accelerated_paths_answer_as_revm_does() {
             "case {k} ({tag:?}, input {})",
             hex::encode(input)
         );
+    }
+}
+
+/// The guest's `e(P, Q)` is arkworks' `Fp12` element, coefficient by coefficient: the tower,
+/// Miller loop and final exponentiation agree, not just the verdicts.
+#[test]
+fn natively_bn254_pairings_equal_arkworks_values() {
+    let mut rng = SmallRng::seed_from_u64(197);
+    for (p, q, want) in bn254_pairing::pairing_values(&mut rng, 3) {
+        let f = crypto::bn254::pairing::pairing(
+            p.as_slice().try_into().unwrap(),
+            q.as_slice().try_into().unwrap(),
+        )
+        .unwrap()
+        .expect("neither point is infinity");
+        let got = crypto::bn254::pairing::to_le_bytes(&f);
+        assert_eq!(hex::encode(got), hex::encode(want));
     }
 }
 

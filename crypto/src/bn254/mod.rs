@@ -1,8 +1,7 @@
-//! BN254 (alt_bn128) G1 addition and scalar multiplication, the `ECADD` (0x06) and `ECMUL`
-//! (0x07) precompiles of EIP-196, on the modular-arithmetic and short-Weierstrass chips.
-//!
-//! The pairing (0x08) stays on revm's software path: its Fp12 tower, Miller loop and final
-//! exponentiation live in OpenVM's `openvm-pairing` guest library, which is not on crates.io.
+//! BN254 (alt_bn128): G1 addition and scalar multiplication, the `ECADD` (0x06) and `ECMUL`
+//! (0x07) precompiles of EIP-196, on the modular-arithmetic and short-Weierstrass chips; G2
+//! ([`g2`]) and the pairing check, `ECPAIRING` (0x08) of EIP-197 ([`pairing`]), on the modular
+//! and Fp2 chips.
 #![allow(missing_docs)] // the macros generate undocumented items
 
 use core::ops::Neg;
@@ -13,6 +12,9 @@ use openvm_ecc_guest::Group;
 use openvm_ecc_sw_macros::sw_declare;
 
 use crate::le_bytes;
+
+pub mod g2;
+pub mod pairing;
 
 /// p, the coordinate field's modulus (big-endian hex, as `moduli_init!` takes it).
 pub const COORDINATE_MODULUS: &str =
