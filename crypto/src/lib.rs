@@ -26,12 +26,14 @@ extern crate alloc;
 pub mod bn254;
 pub mod census;
 pub mod check;
+pub mod miller;
 pub mod ecc;
 pub mod p256;
 pub mod provider;
 pub mod secp256k1;
 pub mod sha256;
 pub mod tower;
+pub mod twist;
 
 pub use provider::{install, OpenVmPrecompiles, OpenVmSecp256k1};
 pub use secp256k1::{recover_address, verify, RecoveryError};

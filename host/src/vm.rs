@@ -70,13 +70,14 @@ impl Keccak {
 }
 
 /// Where the guest's cryptography runs: sender recovery and the `ECRECOVER`, `SHA256`, BN254
-/// `ECADD` / `ECMUL` and `P256VERIFY` precompiles (the others are software in both).
+/// `ECADD` / `ECMUL` / `ECPAIRING` and `P256VERIFY` precompiles (the others are software in
+/// both).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Crypto {
-    /// OpenVM's SHA-2, modular-arithmetic and short-Weierstrass chips (crate `crypto`).
+    /// OpenVM's SHA-2, modular-arithmetic, Fp2 and short-Weierstrass chips (crate `crypto`).
     Openvm,
     /// revm's and k256's pure Rust on the RISC-V core: the baseline the chips are measured
     /// against.

@@ -7,9 +7,7 @@
 //! instruction of OpenVM's Fp2 chip. The subgroup check is the one arkworks uses (Section 4.3
 //! of <https://eprint.iacr.org/2022/352>): Q is in G2 iff `ψ(Q) = [6x²]Q`, with ψ the
 //! untwist-Frobenius-twist endomorphism, a 127-bit scalar multiplication instead of a 254-bit
-//! one. The twist has points of small order, so the affine arithmetic here is complete: an
-//! adversarial point can make `T = ±Q` or `2T = O` and must get an answer, not a division by
-//! zero.
+//! one, with [`crate::twist`]'s complete arithmetic (the twist has points of small order).
 #![allow(missing_docs)] // the macro generates undocumented items
 
 use openvm_algebra_guest::complex_macros::complex_declare;
@@ -18,6 +16,7 @@ use openvm_algebra_guest::IntMod;
 use super::Bn254Coord;
 use crate::le_bytes;
 use crate::tower::{Fp2Arith, Frobenius};
+use crate::twist::Affine;
 
 complex_declare! {
     Bn254Fp2 { mod_type = Bn254Coord },
@@ -69,15 +68,11 @@ pub fn frobenius() -> Frobenius<Bn254Fp2> {
     Frobenius::new(XI.pow_be(&FROBENIUS_EXPONENT))
 }
 
+/// An affine point of the twist.
+pub type G2Affine = Affine<Bn254Fp2>;
+
 /// An affine point of the twist, `None` for the point at infinity.
 pub type G2 = Option<G2Affine>;
-
-/// Affine coordinates on the twist.
-#[derive(Clone, Debug, PartialEq)]
-pub struct G2Affine {
-    pub x: Bn254Fp2,
-    pub y: Bn254Fp2,
-}
 
 /// Why a G2 input was refused (revm's `PrecompileHalt` of the same name).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,126 +97,26 @@ pub fn read(bytes: &[u8; 128], frob: &Frobenius<Bn254Fp2>) -> Result<G2, G2Error
     if point.x == Bn254Fp2::ZERO && point.y == Bn254Fp2::ZERO {
         return Ok(None);
     }
-    if !point.is_on_curve() || !point.is_in_subgroup(frob) {
+    // The twist's b is 3/ξ.
+    if !point.is_on_curve(&THREE.div(&XI)) || !is_in_subgroup(&point, frob) {
         return Err(G2Error::NotInG2);
     }
     Ok(Some(point))
 }
 
-impl G2Affine {
-    /// `y² = x³ + 3/ξ`.
-    pub fn is_on_curve(&self) -> bool {
-        let b = THREE.div(&XI);
-        self.y.mul(&self.y) == self.x.mul(&self.x).mul(&self.x).add(&b)
-    }
-
-    /// `ψ(Q) = [6x²]Q`; assumes the point is on the twist.
-    pub fn is_in_subgroup(&self, frob: &Frobenius<Bn254Fp2>) -> bool {
-        let mut s = Scratch::new();
-        // 6x² has 127 bits, the top one set: start from Q.
-        let mut acc = self.clone();
-        let mut finite = true;
-        for bit in (0..126).rev() {
-            if finite {
-                finite = double_assign(&mut acc, &mut s);
-            }
-            if (SIX_X_SQUARED >> bit) & 1 == 1 {
-                if finite {
-                    finite = add_assign(&mut acc, self, &mut s);
-                } else {
-                    acc = self.clone();
-                    finite = true;
-                }
-            }
-        }
-        finite && acc == self.psi(frob)
-    }
-
-    /// ψ(x, y) = (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)): untwist, p-power Frobenius, twist.
-    pub fn psi(&self, frob: &Frobenius<Bn254Fp2>) -> Self {
-        let mut r = self.clone();
-        r.x.conj_assign();
-        r.x.mul_assign(frob.coeff(1, 2));
-        r.y.conj_assign();
-        r.y.mul_assign(frob.coeff(1, 3));
-        r
-    }
-
-    /// −Q.
-    pub fn neg(&self) -> Self {
-        let mut r = self.clone();
-        r.y.neg_assign();
-        r
-    }
-
-    /// `T = (λ² − x_T − x_other, λ(x_T − x'_T) − y_T)`: the result of a chord or tangent with
-    /// slope λ through T and a point with x coordinate `x_other` (T's own for a tangent).
-    /// `x` is scratch.
-    pub(crate) fn step(&mut self, lambda: &Bn254Fp2, x_other: Option<&Bn254Fp2>, x: &mut Bn254Fp2) {
-        lambda.mul_to(lambda, x);
-        x.sub_assign(&self.x);
-        x.sub_assign(x_other.unwrap_or(&self.x));
-        self.x.sub_assign(x);
-        self.x.mul_assign(lambda);
-        self.x.sub_assign(&self.y);
-        self.y.set(&self.x);
-        self.x.set(x);
-    }
-
-    /// `lambda = 3x²/(2y)`, the tangent's slope; `y ≠ 0`. `d` is scratch.
-    pub(crate) fn tangent_to(&self, lambda: &mut Bn254Fp2, d: &mut Bn254Fp2) {
-        self.x.mul_to(&self.x, lambda);
-        lambda.mul_assign(&THREE);
-        self.y.add_to(&self.y, d);
-        lambda.div_assign(d);
-    }
-
-    /// `lambda = (y_Q − y_T)/(x_Q − x_T)`, the chord's slope; `x_Q ≠ x_T`. `d` is scratch.
-    pub(crate) fn chord_to(&self, q: &Self, lambda: &mut Bn254Fp2, d: &mut Bn254Fp2) {
-        q.y.sub_to(&self.y, lambda);
-        q.x.sub_to(&self.x, d);
-        lambda.div_assign(d);
-    }
+/// `ψ(Q) = [6x²]Q`; assumes the point is on the twist.
+pub fn is_in_subgroup(q: &G2Affine, frob: &Frobenius<Bn254Fp2>) -> bool {
+    q.mul_be(&SIX_X_SQUARED.to_be_bytes()) == Some(psi(q, frob))
 }
 
-/// Temporaries the curve steps reuse: zero-filled once per loop rather than once per step
-/// (a 64-byte fill costs more guest instructions than a chip operation).
-pub(crate) struct Scratch {
-    pub lambda: Bn254Fp2,
-    pub t: Bn254Fp2,
-    pub b: Bn254Fp2,
-    pub c: Bn254Fp2,
-}
-
-impl Scratch {
-    pub(crate) const fn new() -> Self {
-        Self {
-            lambda: Bn254Fp2::ZERO,
-            t: Bn254Fp2::ZERO,
-            b: Bn254Fp2::ZERO,
-            c: Bn254Fp2::ZERO,
-        }
-    }
-}
-
-/// `p = 2p`, complete: false when the result is infinity (p has order 2).
-fn double_assign(p: &mut G2Affine, s: &mut Scratch) -> bool {
-    if p.y == Bn254Fp2::ZERO {
-        return false;
-    }
-    p.tangent_to(&mut s.lambda, &mut s.t);
-    p.step(&s.lambda, None, &mut s.t);
-    true
-}
-
-/// `p = p + q`, complete: false when the result is infinity.
-fn add_assign(p: &mut G2Affine, q: &G2Affine, s: &mut Scratch) -> bool {
-    if p.x == q.x {
-        return p.y == q.y && double_assign(p, s);
-    }
-    p.chord_to(q, &mut s.lambda, &mut s.t);
-    p.step(&s.lambda, Some(&q.x), &mut s.t);
-    true
+/// ψ(x, y) = (x̄·ξ^((p−1)/3), ȳ·ξ^((p−1)/2)): untwist, p-power Frobenius, twist.
+pub fn psi(q: &G2Affine, frob: &Frobenius<Bn254Fp2>) -> G2Affine {
+    let mut r = q.clone();
+    r.x.conj_assign();
+    r.x.mul_assign(frob.coeff(1, 2));
+    r.y.conj_assign();
+    r.y.mul_assign(frob.coeff(1, 3));
+    r
 }
 
 /// 3.

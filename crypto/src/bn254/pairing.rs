@@ -22,9 +22,11 @@ use alloc::vec::Vec;
 
 use openvm_algebra_guest::IntMod;
 
-use super::g2::{self, Bn254Fp2, G2Affine, G2Error, Scratch, SEED};
+use super::g2::{self, Bn254Fp2, G2Affine, G2Error, SEED};
 use super::{read_point, Bn254Coord, Bn254G1Affine, G1Error};
-use crate::tower::{Fp12, Fp2Arith, Frobenius};
+use crate::miller::{add_step, double_step, Prepared, Twist};
+use crate::tower::{Fp12, Frobenius};
+use crate::twist::Scratch;
 use openvm_ecc_guest::Group;
 
 /// `6x + 2 = Σ d_i 2^i` with `d_i ∈ {−1, 0, 1}`, least significant digit first.
@@ -41,14 +43,6 @@ pub enum PairingError {
     G1(G1Error),
     /// A G2 point was refused.
     G2(G2Error),
-}
-
-/// One pair, ready for the Miller loop: `−x_P/y_P` and `1/y_P` (as `Fp2` elements, so scaling
-/// a line coefficient by them is one Fp2-chip product) and Q.
-struct Prepared {
-    neg_x_over_y: Bn254Fp2,
-    inv_y: Bn254Fp2,
-    q: G2Affine,
 }
 
 /// `Π e(P_i, Q_i) == 1` for 64-byte G1 and 128-byte G2 encodings; every point is decoded and
@@ -95,54 +89,15 @@ pub fn to_le_bytes(f: &Fp12<Bn254Fp2>) -> Vec<u8> {
     out
 }
 
-fn prepare(p: &Bn254G1Affine, q: G2Affine) -> Prepared {
-    // G1 has odd prime order, so no point of it has y = 0.
-    let y = Bn254Fp2::new(p.y.clone(), Bn254Coord::ZERO);
+fn prepare(p: &Bn254G1Affine, q: G2Affine) -> Prepared<Bn254Fp2> {
     let x = Bn254Fp2::new(p.x.clone(), Bn254Coord::ZERO);
-    let inv_y = Bn254Fp2::ONE.div(&y);
-    let mut neg_x_over_y = x.mul(&inv_y);
-    neg_x_over_y.neg_assign();
-    Prepared {
-        neg_x_over_y,
-        inv_y,
-        q,
-    }
-}
-
-/// `f ·= ` the line with slope `s.lambda` through T, evaluated at P and divided by `y_P`:
-/// `1 + (−λ)(x_P/y_P)·w + (λ·x_T − y_T)(1/y_P)·w³`.
-fn apply_line(f: &mut Fp12<Bn254Fp2>, t: &G2Affine, pair: &Prepared, s: &mut Scratch) {
-    s.lambda.mul_to(&pair.neg_x_over_y, &mut s.b);
-    s.lambda.mul_to(&t.x, &mut s.c);
-    s.c.sub_assign(&t.y);
-    s.c.mul_assign(&pair.inv_y);
-    f.mul_by_line_assign(&s.b, &s.c);
-}
-
-/// Doubles T and applies the tangent line. T has odd order r, so `y_T ≠ 0`.
-fn double_step(f: &mut Fp12<Bn254Fp2>, t: &mut G2Affine, pair: &Prepared, s: &mut Scratch) {
-    t.tangent_to(&mut s.lambda, &mut s.t);
-    apply_line(f, t, pair, s);
-    t.step(&s.lambda, None, &mut s.t);
-}
-
-/// Adds Q to T and applies the chord. In the loop T = kQ with 1 < k < r, and at the end
-/// `x_T ≠ x_{π(Q)}, x_{π²(Q)}` for Q in G2, so `x_T ≠ x_Q`.
-fn add_step(
-    f: &mut Fp12<Bn254Fp2>,
-    t: &mut G2Affine,
-    q: &G2Affine,
-    pair: &Prepared,
-    s: &mut Scratch,
-) {
-    t.chord_to(q, &mut s.lambda, &mut s.t);
-    apply_line(f, t, pair, s);
-    t.step(&s.lambda, Some(&q.x), &mut s.t);
+    let y = Bn254Fp2::new(p.y.clone(), Bn254Coord::ZERO);
+    Prepared::new(&x, &y, q)
 }
 
 /// `Π f_{6x+2, Q_i}(P_i) · l_{T_i, π(Q_i)}(P_i) · l_{T_i + π(Q_i), −π²(Q_i)}(P_i)`, up to factors
 /// the final exponentiation erases.
-fn miller_loop(pairs: &[Prepared], frob: &Frobenius<Bn254Fp2>) -> Fp12<Bn254Fp2> {
+fn miller_loop(pairs: &[Prepared<Bn254Fp2>], frob: &Frobenius<Bn254Fp2>) -> Fp12<Bn254Fp2> {
     let mut t: Vec<G2Affine> = pairs.iter().map(|p| p.q.clone()).collect();
     let negated: Vec<G2Affine> = pairs.iter().map(|p| p.q.neg()).collect();
     let mut f = Fp12::ONE;
@@ -152,22 +107,22 @@ fn miller_loop(pairs: &[Prepared], frob: &Frobenius<Bn254Fp2>) -> Fp12<Bn254Fp2>
             f.square_assign();
         }
         for (t, pair) in t.iter_mut().zip(pairs) {
-            double_step(&mut f, t, pair, &mut s);
+            double_step(&mut f, t, pair, &mut s, Twist::D);
         }
         let digit = LOOP_DIGITS[i];
         if digit != 0 {
             for ((t, pair), neg) in t.iter_mut().zip(pairs).zip(&negated) {
                 let q = if digit > 0 { &pair.q } else { neg };
-                add_step(&mut f, t, q, pair, &mut s);
+                add_step(&mut f, t, q, pair, &mut s, Twist::D);
             }
         }
     }
     for (t, pair) in t.iter_mut().zip(pairs) {
-        let q1 = pair.q.psi(frob);
+        let q1 = g2::psi(&pair.q, frob);
         // π²(Q) = ψ(ψ(Q)); the loop adds its negation.
-        let q2 = q1.psi(frob).neg();
-        add_step(&mut f, t, &q1, pair, &mut s);
-        add_step(&mut f, t, &q2, pair, &mut s);
+        let q2 = g2::psi(&q1, frob).neg();
+        add_step(&mut f, t, &q1, pair, &mut s, Twist::D);
+        add_step(&mut f, t, &q2, pair, &mut s, Twist::D);
     }
     f
 }
