@@ -29,11 +29,14 @@ pub enum Tag {
     Secp256k1Verify = 5,
     /// `bn254_pairing_check(pairs)`: k pairs of G1 (64) ‖ G2 (128), k ≥ 0.
     Bn254Pairing = 6,
+    /// `verify_kzg_proof(z, y, commitment, proof)`: z (32) ‖ y (32) ‖ commitment (48) ‖
+    /// proof (48).
+    KzgPointEvaluation = 7,
 }
 
 impl Tag {
     /// All tags.
-    pub const ALL: [Tag; 7] = [
+    pub const ALL: [Tag; 8] = [
         Tag::Sha256,
         Tag::Bn254Add,
         Tag::Bn254Mul,
@@ -41,6 +44,7 @@ impl Tag {
         Tag::Ecrecover,
         Tag::Secp256k1Verify,
         Tag::Bn254Pairing,
+        Tag::KzgPointEvaluation,
     ];
 
     /// The tag with this byte.
@@ -54,7 +58,7 @@ impl Tag {
             Tag::Sha256 | Tag::Bn254Pairing => None,
             Tag::Bn254Add => Some(128),
             Tag::Bn254Mul => Some(96),
-            Tag::P256Verify | Tag::Secp256k1Verify => Some(160),
+            Tag::P256Verify | Tag::Secp256k1Verify | Tag::KzgPointEvaluation => Some(160),
             Tag::Ecrecover => Some(97),
         }
     }
@@ -117,6 +121,14 @@ pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, B
                 .bn254_pairing_check(&pairs)
                 .map(|ok| alloc::vec![u8::from(ok)])
         }
+        Tag::KzgPointEvaluation => crypto
+            .verify_kzg_proof(
+                fixed(0..32).try_into().expect("32 bytes"),
+                fixed(32..64).try_into().expect("32 bytes"),
+                fixed(64..112).try_into().expect("48 bytes"),
+                fixed(112..160).try_into().expect("48 bytes"),
+            )
+            .map(|()| Vec::new()),
     };
     Ok(match result {
         Ok(bytes) => [&[1u8][..], &bytes].concat(),

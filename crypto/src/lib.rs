@@ -23,11 +23,12 @@
 
 extern crate alloc;
 
+pub mod bls12_381;
 pub mod bn254;
 pub mod census;
 pub mod check;
-pub mod miller;
 pub mod ecc;
+pub mod miller;
 pub mod p256;
 pub mod provider;
 pub mod secp256k1;
@@ -40,22 +41,28 @@ pub use secp256k1::{recover_address, verify, RecoveryError};
 
 /// The moduli the guest declares, in the order [`init!`] registers them and the VM config's
 /// modular extension must list them.
-pub const MODULI: [&str; 5] = [
+pub const MODULI: [&str; 6] = [
     secp256k1::COORDINATE_MODULUS,
     secp256k1::SCALAR_MODULUS,
     bn254::COORDINATE_MODULUS,
     p256::COORDINATE_MODULUS,
     p256::SCALAR_MODULUS,
+    bls12_381::COORDINATE_MODULUS,
 ];
 
 /// The curves the guest declares, in the order [`init!`] registers them and the VM config's
 /// Weierstrass extension must list them.
-pub const CURVES: [&str; 3] = ["Secp256k1Point", "Bn254G1Affine", "P256Point"];
+pub const CURVES: [&str; 4] = [
+    "Secp256k1Point",
+    "Bn254G1Affine",
+    "P256Point",
+    "Bls12381G1Affine",
+];
 
 /// The quadratic extension fields the guest declares, with the index in [`MODULI`] of their
 /// base field, in the order [`init!`] registers them and the VM config's Fp2 extension must
 /// list them.
-pub const COMPLEX: [(&str, usize); 1] = [("Bn254Fp2", 2)];
+pub const COMPLEX: [(&str, usize); 2] = [("Bn254Fp2", 2), ("Bls12381Fp2", 5)];
 
 /// Registers [`MODULI`], [`CURVES`] and [`COMPLEX`] with the VM; invoke once in a guest binary's root.
 /// (The registration macros take literals only, hence the repetition; a host test checks the
@@ -68,10 +75,11 @@ macro_rules! init {
             "0xFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141",
             "0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47",
             "0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF",
-            "0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551"
+            "0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551",
+            "0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB"
         }
-        $crate::__private::sw_init! { "Secp256k1Point", "Bn254G1Affine", "P256Point" }
-        $crate::__private::complex_init! { "Bn254Fp2" { mod_idx = 2 } }
+        $crate::__private::sw_init! { "Secp256k1Point", "Bn254G1Affine", "P256Point", "Bls12381G1Affine" }
+        $crate::__private::complex_init! { "Bn254Fp2" { mod_idx = 2 }, "Bls12381Fp2" { mod_idx = 5 } }
     };
 }
 
@@ -85,6 +93,23 @@ pub mod __private {
 /// Big-endian hex to little-endian bytes, at compile time (the macros' field constants are
 /// little-endian).
 pub(crate) const fn le_bytes(hex: &[u8; 64]) -> [u8; 32] {
+    le(hex)
+}
+
+/// Big-endian hex (2N digits) to N little-endian bytes, at compile time.
+pub(crate) const fn le<const N: usize>(hex: &[u8]) -> [u8; N] {
+    let be = be::<N>(hex);
+    let mut out = [0u8; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = be[N - 1 - i];
+        i += 1;
+    }
+    out
+}
+
+/// Big-endian hex (2N digits) to N big-endian bytes, at compile time.
+pub(crate) const fn be<const N: usize>(hex: &[u8]) -> [u8; N] {
     const fn nibble(c: u8) -> u8 {
         match c {
             b'0'..=b'9' => c - b'0',
@@ -93,10 +118,11 @@ pub(crate) const fn le_bytes(hex: &[u8; 64]) -> [u8; 32] {
             _ => panic!("not hex"),
         }
     }
-    let mut out = [0u8; 32];
+    assert!(hex.len() == 2 * N, "wrong length");
+    let mut out = [0u8; N];
     let mut i = 0;
-    while i < 32 {
-        out[31 - i] = nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]);
+    while i < N {
+        out[i] = nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]);
         i += 1;
     }
     out

@@ -59,7 +59,8 @@ pub fn install() -> bool {
 }
 
 /// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` /
-/// `ECPAIRING` and `P256VERIFY`. The rest (RIPEMD-160, modexp, BLAKE2, KZG, BLS12-381) are
+/// `ECPAIRING`, `P256VERIFY` and the KZG point evaluation. The rest (RIPEMD-160, modexp,
+/// BLAKE2, the EIP-2537 BLS12-381 precompiles) are
 /// revm's software, called through `DefaultCrypto`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenVmPrecompiles;
@@ -131,7 +132,11 @@ impl Crypto for OpenVmPrecompiles {
         commitment: &[u8; 48],
         proof: &[u8; 48],
     ) -> Result<(), PrecompileHalt> {
-        DefaultCrypto.verify_kzg_proof(z, y, commitment, proof)
+        if crate::bls12_381::kzg::verify_kzg_proof(z, y, commitment, proof) {
+            Ok(())
+        } else {
+            Err(PrecompileHalt::BlobVerifyKzgProofFailed)
+        }
     }
 
     fn bls12_381_g1_add(&self, a: G1Point, b: G1Point) -> Result<[u8; 96], PrecompileHalt> {

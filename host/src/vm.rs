@@ -205,8 +205,8 @@ pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 ///
 /// It also has the extensions the `crypto` crate's guests run on: SHA-2, the modular-arithmetic
 /// extension over [`crypto::MODULI`] and the short-Weierstrass extension over
-/// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256) and the Fp2 extension over
-/// [`crypto::COMPLEX`] (BN254's `Fp2`), in the order the guests' `crypto::init!` registers them. Every guest runs under this one config; a software-crypto guest leaves
+/// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256, BLS12-381 G1) and the Fp2 extension over
+/// [`crypto::COMPLEX`] (BN254's and BLS12-381's `Fp2`), in the order the guests' `crypto::init!` registers them. Every guest runs under this one config; a software-crypto guest leaves
 /// those chips empty.
 pub fn vm_config(public_values: usize) -> SdkVmConfig {
     use openvm_algebra_circuit::{Fp2Extension, ModularExtension};
@@ -234,10 +234,18 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
             .map(|(name, base)| (name.to_string(), modulus(crypto::MODULI[*base])))
             .collect(),
     ));
+    let bls12_381 = CurveConfig {
+        struct_name: crypto::CURVES[3].to_string(),
+        modulus: modulus(crypto::bls12_381::COORDINATE_MODULUS),
+        scalar: modulus(crypto::bls12_381::ORDER),
+        a: 0u8.into(),
+        b: 4u8.into(),
+    };
     config.ecc = Some(WeierstrassExtension::new(vec![
         SECP256K1_CONFIG.clone(),
         bn254,
         P256_CONFIG.clone(),
+        bls12_381,
     ]));
     config.system = SdkSystemConfig {
         config: SystemConfig::default().with_public_values(public_values.next_power_of_two()),

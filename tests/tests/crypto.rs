@@ -11,6 +11,8 @@ use revm::precompile::{Crypto, DefaultCrypto};
 
 #[path = "crypto_cases/bn254_pairing.rs"]
 mod bn254_pairing;
+#[path = "crypto_cases/kzg.rs"]
+mod kzg;
 
 const BN254_P: U256 = U256::from_be_bytes(hex!(
     "30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47"
@@ -190,6 +192,9 @@ fn cases() -> Vec<(Tag, Vec<u8>)> {
     for input in bn254_pairing::cases(&mut rng) {
         cases.push((Tag::Bn254Pairing, input));
     }
+    for input in kzg::cases(&mut rng) {
+        cases.push((Tag::KzgPointEvaluation, input));
+    }
     cases
 }
 
@@ -274,6 +279,49 @@ fn natively_bn254_pairings_equal_arkworks_values() {
         .expect("neither point is infinity");
         let got = crypto::bn254::pairing::to_le_bytes(&f);
         assert_eq!(hex::encode(got), hex::encode(want));
+    }
+}
+
+/// The same for BLS12-381's pairing, and the G2 constants the KZG check uses are arkworks'
+/// generator and revm's trusted-setup `[τ]G2`.
+#[test]
+fn natively_bls12_381_pairings_and_constants_equal_arkworks() {
+    use crypto::bls12_381::{g2, pairing, read_compressed};
+    let mut rng = SmallRng::seed_from_u64(381);
+    for (p, q, want) in kzg::pairing_values(&mut rng, 2) {
+        let p = read_compressed(&p).unwrap();
+        let q = g2::from_be_bytes(q.as_slice().try_into().unwrap()).unwrap();
+        let got = pairing::to_le_bytes(&pairing::pairing(&p, &q));
+        assert_eq!(hex::encode(got), hex::encode(want));
+    }
+    use ark_ec::AffineRepr;
+    use ark_serialize::CanonicalDeserialize;
+    let generator = kzg::g2_bytes(ark_bls12_381::G2Affine::generator());
+    assert_eq!(
+        g2::from_be_bytes(generator.as_slice().try_into().unwrap()),
+        Some(g2::generator())
+    );
+    let tau = ark_bls12_381::G2Affine::deserialize_compressed(
+        &revm::precompile::bls12_381_const::TRUSTED_SETUP_TAU_G2_BYTES[..],
+    )
+    .unwrap();
+    let tau = kzg::g2_bytes(tau);
+    assert_eq!(
+        g2::from_be_bytes(tau.as_slice().try_into().unwrap()),
+        Some(g2::tau())
+    );
+}
+
+/// Compressed G1 points decode to arkworks' coordinates, and those arkworks refuses (off the
+/// curve, outside G1) are refused.
+#[test]
+fn natively_bls12_381_g1_decompression_agrees_with_arkworks() {
+    let mut rng = SmallRng::seed_from_u64(48);
+    for (compressed, want) in kzg::g1_encodings(&mut rng, 6) {
+        let got = crypto::bls12_381::read_compressed(&compressed)
+            .ok()
+            .map(|p| crypto::bls12_381::to_uncompressed(&p).to_vec());
+        assert_eq!(got, want, "{}", hex::encode(compressed));
     }
 }
 
