@@ -32,11 +32,15 @@ pub enum Tag {
     /// `verify_kzg_proof(z, y, commitment, proof)`: z (32) ‖ y (32) ‖ commitment (48) ‖
     /// proof (48).
     KzgPointEvaluation = 7,
+    /// `modexp(base, exp, modulus)`: base length (u16 BE) ‖ exponent length (u16 BE) ‖ base ‖
+    /// exponent ‖ modulus; the output left-padded to the modulus' length, as the precompile
+    /// pads it.
+    Modexp = 8,
 }
 
 impl Tag {
     /// All tags.
-    pub const ALL: [Tag; 8] = [
+    pub const ALL: [Tag; 9] = [
         Tag::Sha256,
         Tag::Bn254Add,
         Tag::Bn254Mul,
@@ -45,6 +49,7 @@ impl Tag {
         Tag::Secp256k1Verify,
         Tag::Bn254Pairing,
         Tag::KzgPointEvaluation,
+        Tag::Modexp,
     ];
 
     /// The tag with this byte.
@@ -55,7 +60,7 @@ impl Tag {
     /// The input length it takes, if fixed.
     pub fn input_len(self) -> Option<usize> {
         match self {
-            Tag::Sha256 | Tag::Bn254Pairing => None,
+            Tag::Sha256 | Tag::Bn254Pairing | Tag::Modexp => None,
             Tag::Bn254Add => Some(128),
             Tag::Bn254Mul => Some(96),
             Tag::P256Verify | Tag::Secp256k1Verify | Tag::KzgPointEvaluation => Some(160),
@@ -66,6 +71,16 @@ impl Tag {
 
 /// One `ECPAIRING` pair: G1 (64) ‖ G2 (128).
 const PAIR_LEN: usize = 192;
+
+/// A `MODEXP` case's base, exponent and modulus, if its lengths are consistent.
+fn modexp_parts(input: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
+    let base_len = u16::from_be_bytes(input.get(..2)?.try_into().ok()?) as usize;
+    let exp_len = u16::from_be_bytes(input.get(2..4)?.try_into().ok()?) as usize;
+    let rest = input.get(4..)?;
+    let base = rest.get(..base_len)?;
+    let exp = rest.get(base_len..base_len + exp_len)?;
+    Some((base, exp, &rest[base_len + exp_len..]))
+}
 
 /// A case's input did not have its tag's length.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,7 +95,11 @@ pub struct BadLength {
 /// name` on failure (a verification's false is `1 ‖ 0`).
 pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, BadLength> {
     let pairing_len = tag == Tag::Bn254Pairing && !input.len().is_multiple_of(PAIR_LEN);
-    if pairing_len || tag.input_len().is_some_and(|n| n != input.len()) {
+    let modexp_parts = (tag == Tag::Modexp).then(|| modexp_parts(input));
+    if pairing_len
+        || modexp_parts == Some(None)
+        || tag.input_len().is_some_and(|n| n != input.len())
+    {
         return Err(BadLength {
             tag,
             len: input.len(),
@@ -129,6 +148,14 @@ pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, B
                 fixed(112..160).try_into().expect("48 bytes"),
             )
             .map(|()| Vec::new()),
+        Tag::Modexp => {
+            let (base, exp, modulus) = modexp_parts.flatten().expect("checked above");
+            crypto.modexp(base, exp, modulus).map(|out| {
+                let mut padded = alloc::vec![0u8; modulus.len().saturating_sub(out.len())];
+                padded.extend_from_slice(&out);
+                padded
+            })
+        }
     };
     Ok(match result {
         Ok(bytes) => [&[1u8][..], &bytes].concat(),

@@ -29,6 +29,7 @@ pub mod census;
 pub mod check;
 pub mod ecc;
 pub mod miller;
+pub mod modexp;
 pub mod p256;
 pub mod provider;
 pub mod secp256k1;
@@ -41,13 +42,14 @@ pub use secp256k1::{recover_address, verify, RecoveryError};
 
 /// The moduli the guest declares, in the order [`init!`] registers them and the VM config's
 /// modular extension must list them.
-pub const MODULI: [&str; 6] = [
+pub const MODULI: [&str; 7] = [
     secp256k1::COORDINATE_MODULUS,
     secp256k1::SCALAR_MODULUS,
     bn254::COORDINATE_MODULUS,
     p256::COORDINATE_MODULUS,
     p256::SCALAR_MODULUS,
     bls12_381::COORDINATE_MODULUS,
+    bn254::SCALAR_MODULUS,
 ];
 
 /// The curves the guest declares, in the order [`init!`] registers them and the VM config's
@@ -76,7 +78,8 @@ macro_rules! init {
             "0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47",
             "0xFFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF",
             "0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551",
-            "0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB"
+            "0x1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB",
+            "0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001"
         }
         $crate::__private::sw_init! { "Secp256k1Point", "Bn254G1Affine", "P256Point", "Bls12381G1Affine" }
         $crate::__private::complex_init! { "Bn254Fp2" { mod_idx = 2 }, "Bls12381Fp2" { mod_idx = 5 } }

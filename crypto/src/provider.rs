@@ -59,8 +59,8 @@ pub fn install() -> bool {
 }
 
 /// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` /
-/// `ECPAIRING`, `P256VERIFY` and the KZG point evaluation. The rest (RIPEMD-160, modexp,
-/// BLAKE2, the EIP-2537 BLS12-381 precompiles) are
+/// `ECPAIRING`, `P256VERIFY`, the KZG point evaluation, and `MODEXP` with a modulus the guest
+/// declares. The rest (RIPEMD-160, BLAKE2, other moduli, the EIP-2537 BLS12-381 precompiles) are
 /// revm's software, called through `DefaultCrypto`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenVmPrecompiles;
@@ -114,7 +114,10 @@ impl Crypto for OpenVmPrecompiles {
     }
 
     fn modexp(&self, base: &[u8], exp: &[u8], modulus: &[u8]) -> Result<Vec<u8>, PrecompileHalt> {
-        DefaultCrypto.modexp(base, exp, modulus)
+        match crate::modexp::modexp(base, exp, modulus) {
+            Some(result) => Ok(result),
+            None => DefaultCrypto.modexp(base, exp, modulus),
+        }
     }
 
     fn blake2_compress(&self, rounds: u32, h: &mut [u64; 8], m: &[u64; 16], t: &[u64; 2], f: bool) {

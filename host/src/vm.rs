@@ -218,7 +218,7 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
     let bn254 = CurveConfig {
         struct_name: crypto::CURVES[1].to_string(),
         modulus: modulus(crypto::bn254::COORDINATE_MODULUS),
-        scalar: modulus(BN254_ORDER),
+        scalar: modulus(crypto::bn254::SCALAR_MODULUS),
         a: 0u8.into(),
         b: 3u8.into(),
     };
@@ -252,9 +252,6 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
     };
     config
 }
-
-/// BN254's group order r (the curve config names it; the guest needs no scalar field).
-const BN254_ORDER: &str = "0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001";
 
 /// The SDK for this project's VM config with `public_values` public values and segments of
 /// at most 2^`log_stacked_height` rows.

@@ -1,0 +1,72 @@
+//! `MODEXP` (0x05, EIP-198) on the modular-arithmetic chip when the modulus is one the guest
+//! declares: the BN254 base and scalar fields, secp256k1's, P-256's and BLS12-381's base field.
+//!
+//! Those are the 256-bit moduli contracts exponentiate in: SNARK verifiers invert and take
+//! square roots in BN254's fields with `MODEXP` (`x^(p−2)`, `x^((p+1)/4)`). There each
+//! modular product is one chip instruction instead of aurora-engine-modexp's 64-bit-limb
+//! Montgomery arithmetic on a 32-bit core. Any other modulus stays on revm's software path:
+//! the chips need their moduli fixed when the guest is built, and `openvm-bigint-guest` on
+//! crates.io has only 256-bit wrapping arithmetic, no modular product.
+
+use alloc::vec::Vec;
+
+use openvm_algebra_guest::{IntMod, Reduce};
+
+use crate::bls12_381::Bls12381Coord;
+use crate::bn254::{Bn254Coord, Bn254Scalar};
+use crate::p256::{P256Coord, P256Scalar};
+use crate::secp256k1::{Secp256k1Coord, Secp256k1Scalar};
+
+/// `base^exponent mod modulus` as big-endian bytes of the modulus' significant length, or
+/// `None` when the modulus is not a declared one (the caller falls back to software).
+pub fn modexp(base: &[u8], exponent: &[u8], modulus: &[u8]) -> Option<Vec<u8>> {
+    let start = modulus.iter().position(|b| *b != 0)?;
+    let modulus = &modulus[start..];
+    macro_rules! dispatch {
+        ($($field:ty),*) => {
+            $(
+                // MODULUS is little-endian.
+                if modulus.iter().rev().eq(<$field as IntMod>::MODULUS.as_ref()) {
+                    return Some(pow::<$field>(base, exponent));
+                }
+            )*
+        };
+    }
+    dispatch!(
+        Bn254Coord,
+        Bn254Scalar,
+        Secp256k1Coord,
+        Secp256k1Scalar,
+        P256Coord,
+        P256Scalar,
+        Bls12381Coord
+    );
+    None
+}
+
+/// `base^exponent` in the field, by square-and-multiply from the exponent's first set bit.
+fn pow<F: IntMod + Reduce>(base: &[u8], exponent: &[u8]) -> Vec<u8>
+where
+    for<'a> &'a F: core::ops::Mul<&'a F, Output = F>,
+{
+    // `reduce_be_bytes` takes whole limbs: left-pad to a multiple of the field's size.
+    let padded_len = base.len().div_ceil(F::NUM_LIMBS).max(1) * F::NUM_LIMBS;
+    let mut padded = alloc::vec![0u8; padded_len - base.len()];
+    padded.extend_from_slice(base);
+    let base = F::reduce_be_bytes(&padded);
+    let mut acc = F::ONE;
+    let mut started = false;
+    for byte in exponent {
+        for bit in (0..8).rev() {
+            if started {
+                acc = &acc * &acc;
+            }
+            if (byte >> bit) & 1 == 1 {
+                acc = if started { &acc * &base } else { base.clone() };
+                started = true;
+            }
+        }
+    }
+    acc.assert_reduced();
+    acc.to_be_bytes().as_ref().to_vec()
+}

@@ -1,0 +1,76 @@
+//! `MODEXP` cases: every modulus the guest computes on the chips (with leading zero bytes
+//! too), the exponents SNARK verifiers use (`p − 2` for inverses, `(p + 1)/4` for square
+//! roots), 0 and 1, long exponents, bases longer than the modulus or above it, and moduli that
+//! stay in software (0, 1, even, random).
+
+use alloy_primitives::{hex, U512};
+use rand::{rngs::SmallRng, Rng};
+
+/// The moduli on the chips, big-endian.
+pub const CHIP_MODULI: [&[u8]; 7] = [
+    &hex!("30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47"),
+    &hex!("30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001"),
+    &hex!("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEFFFFFC2F"),
+    &hex!("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141"),
+    &hex!("FFFFFFFF00000001000000000000000000000000FFFFFFFFFFFFFFFFFFFFFFFF"),
+    &hex!("FFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551"),
+    &hex!("1A0111EA397FE69A4B1BA7B6434BACD764774B84F38512BF6730D2A0F6B0F6241EABFFFEB153FFFFB9FEFFFFFFFFAAAB"),
+];
+
+/// base length (u16 BE) ‖ exponent length (u16 BE) ‖ base ‖ exponent ‖ modulus.
+pub fn input(base: &[u8], exp: &[u8], modulus: &[u8]) -> Vec<u8> {
+    let len = |x: &[u8]| u16::try_from(x.len()).unwrap().to_be_bytes();
+    [&len(base)[..], &len(exp), base, exp, modulus].concat()
+}
+
+/// A number as big-endian bytes of `len`.
+fn bytes(x: U512, len: usize) -> Vec<u8> {
+    x.to_be_bytes::<64>()[64 - len..].to_vec()
+}
+
+/// `m − k`, as long as m.
+fn minus(m: &[u8], k: u64) -> Vec<u8> {
+    bytes(U512::from_be_slice(m) - U512::from(k), m.len())
+}
+
+/// The inputs.
+pub fn cases(rng: &mut SmallRng) -> Vec<Vec<u8>> {
+    let mut cases = Vec::new();
+    for m in CHIP_MODULI {
+        let base: Vec<u8> = (0..m.len()).map(|_| rng.random()).collect();
+        let random_exp: [u8; 32] = rng.random();
+        // (p + 1)/4, a square root's exponent for p ≡ 3 mod 4.
+        let quarter = (U512::from_be_slice(m) + U512::from(1)) >> 2;
+        for exp in [
+            minus(m, 2),
+            bytes(quarter, m.len()),
+            random_exp.to_vec(),
+            vec![],
+            vec![0; 3],
+            vec![1],
+        ] {
+            cases.push(input(&base, &exp, m));
+        }
+        // A base longer than the modulus, one equal to it, zero, empty; a 64-byte exponent.
+        let long: Vec<u8> = (0..m.len() + 9).map(|_| rng.random()).collect();
+        cases.push(input(&long, &random_exp, m));
+        cases.push(input(m, &random_exp, m));
+        cases.push(input(&[0; 5], &random_exp, m));
+        cases.push(input(&[], &random_exp, m));
+        let long_exp: Vec<u8> = (0..64).map(|_| rng.random()).collect();
+        cases.push(input(&base, &long_exp, m));
+        // The modulus with leading zero bytes.
+        cases.push(input(&base, &random_exp, &[&[0, 0][..], m].concat()));
+    }
+    // Moduli that stay in software.
+    let base: [u8; 32] = rng.random();
+    let exp: [u8; 32] = rng.random();
+    let mut random_modulus: [u8; 32] = rng.random();
+    random_modulus[31] |= 1;
+    for m in [&[][..], &[0; 32], &[1], &[0, 0, 1], &[0x10; 32], &random_modulus] {
+        cases.push(input(&base, &exp, m));
+    }
+    // One off a chip modulus.
+    cases.push(input(&base, &exp, &minus(CHIP_MODULI[0], 2)));
+    cases
+}
