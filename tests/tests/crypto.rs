@@ -13,6 +13,8 @@ use revm::precompile::{Crypto, DefaultCrypto};
 mod bn254_pairing;
 #[path = "crypto_cases/kzg.rs"]
 mod kzg;
+#[path = "crypto_cases/modexp.rs"]
+mod modexp;
 
 const BN254_P: U256 = U256::from_be_bytes(hex!(
     "30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47"
@@ -195,7 +197,24 @@ fn cases() -> Vec<(Tag, Vec<u8>)> {
     for input in kzg::cases(&mut rng) {
         cases.push((Tag::KzgPointEvaluation, input));
     }
+    for input in modexp::cases(&mut rng) {
+        cases.push((Tag::Modexp, input));
+    }
     cases
+}
+
+/// Every modulus the guest declares takes the chip path (a `MODEXP` the chips do not compute
+/// would pass the differential checks on revm's software path unnoticed).
+#[test]
+fn modexp_takes_the_chip_path_for_every_declared_modulus() {
+    for m in modexp::CHIP_MODULI {
+        assert!(
+            crypto::modexp::modexp(&[3], &[5], m).is_some(),
+            "{}",
+            hex::encode(m)
+        );
+    }
+    assert!(crypto::modexp::modexp(&[3], &[5], &[0x10; 32]).is_none());
 }
 
 /// revm's software answer to each case (k256's for secp256k1 verification).

@@ -67,7 +67,14 @@ pub fn cases(rng: &mut SmallRng) -> Vec<Vec<u8>> {
     let exp: [u8; 32] = rng.random();
     let mut random_modulus: [u8; 32] = rng.random();
     random_modulus[31] |= 1;
-    for m in [&[][..], &[0; 32], &[1], &[0, 0, 1], &[0x10; 32], &random_modulus] {
+    for m in [
+        &[][..],
+        &[0; 32],
+        &[1],
+        &[0, 0, 1],
+        &[0x10; 32],
+        &random_modulus,
+    ] {
         cases.push(input(&base, &exp, m));
     }
     // One off a chip modulus.
