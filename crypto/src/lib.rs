@@ -1,19 +1,21 @@
 //! The guest's cryptography on OpenVM's extensions: secp256k1 recovery (transaction senders,
 //! EIP-7702 authorities, `ECRECOVER`), SHA-256, BN254 G1 addition, multiplication and pairing
-//! check, and P-256 verification.
+//! check, the KZG point evaluation (BLS12-381), `MODEXP` with a declared modulus, and P-256
+//! verification.
 //!
 //! In software on riscv32 one secp256k1 recovery costs ~11.6 M guest instructions (pure-Rust
 //! k256); the extensions do the field and curve arithmetic, and SHA-256's compression, in
 //! dedicated chips. OpenVM ships its k256 / p256 / sha2 / pairing drop-ins only in its git
 //! repository, not on crates.io, and this project patches no crate by git; so the fields and
 //! curves are declared here with the published 2.0.2 macros (`moduli_declare!`,
-//! `sw_declare!`, `complex_declare!`), the pairing's `Fp12` tower is written here ([`tower`]),
-//! and they are used through `openvm-ecc-guest` and `openvm-sha2-guest`.
+//! `sw_declare!`, `complex_declare!`), the pairings' `Fp12` tower, twist arithmetic and Miller
+//! steps are written here ([`tower`], [`twist`], [`miller`]), and they are used through
+//! `openvm-ecc-guest` and `openvm-sha2-guest`.
 //!
 //! Hooks: [`install`] makes these alloy's signature-recovery provider and revm's precompile
-//! crypto. A guest must also register the moduli and curves with the VM ([`init!`]) and run
-//! under a VM config with the same moduli and curves in the same order ([`MODULI`],
-//! [`CURVES`]; `host::vm::vm_config`).
+//! crypto. A guest must also register the moduli, curves and quadratic extensions with the VM
+//! ([`init!`]) and run under a VM config with the same ones in the same order ([`MODULI`],
+//! [`CURVES`], [`COMPLEX`]; `host::vm::vm_config`).
 //!
 //! Off the zkVM the same macros generate software arithmetic, so everything but key recovery
 //! (which needs the VM's square-root hint) also runs, slowly, on the host, where it is checked

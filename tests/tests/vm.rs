@@ -123,7 +123,9 @@ fn eest_point_evaluation_fixture_runs_in_the_vm_on_the_chips() {
     let instructions = report.instructions.unwrap();
     // 10 M gas at 50,000 gas a call (EIP-4844's fixed cost).
     let calls = 10_000_000 / 50_000;
-    println!("point evaluation fixture (chips): {instructions} instructions, {calls} calls at most");
+    println!(
+        "point evaluation fixture (chips): {instructions} instructions, {calls} calls at most"
+    );
     assert!(instructions < calls * 1_000_000, "{instructions}");
 }
 
