@@ -6,6 +6,7 @@
 use alloc::format;
 use alloc::vec::Vec;
 
+use revm::precompile::bls12_381::{G1Point, G2Point};
 use revm::precompile::{Crypto, PrecompileHalt};
 
 /// Which `Crypto` method a case calls, and its input's layout.
@@ -36,11 +37,21 @@ pub enum Tag {
     /// exponent ‖ modulus; the output left-padded to the modulus' length, as the precompile
     /// pads it.
     Modexp = 8,
+    /// `bls12_381_g1_add(a, b)`: a.x ‖ a.y ‖ b.x ‖ b.y, 48 bytes each.
+    Bls12G1Add = 9,
+    /// `bls12_381_g1_msm(pairs)`: k × (x ‖ y ‖ scalar (32)).
+    Bls12G1Msm = 10,
+    /// `bls12_381_g2_add(a, b)`: a.x0 ‖ a.x1 ‖ a.y0 ‖ a.y1 ‖ b.x0 ‖ ... , 48 bytes each.
+    Bls12G2Add = 11,
+    /// `bls12_381_g2_msm(pairs)`: k × (x0 ‖ x1 ‖ y0 ‖ y1 ‖ scalar (32)).
+    Bls12G2Msm = 12,
+    /// `bls12_381_pairing_check(pairs)`: k × (G1 (96) ‖ G2 (192)).
+    Bls12Pairing = 13,
 }
 
 impl Tag {
     /// All tags.
-    pub const ALL: [Tag; 9] = [
+    pub const ALL: [Tag; 14] = [
         Tag::Sha256,
         Tag::Bn254Add,
         Tag::Bn254Mul,
@@ -50,6 +61,11 @@ impl Tag {
         Tag::Bn254Pairing,
         Tag::KzgPointEvaluation,
         Tag::Modexp,
+        Tag::Bls12G1Add,
+        Tag::Bls12G1Msm,
+        Tag::Bls12G2Add,
+        Tag::Bls12G2Msm,
+        Tag::Bls12Pairing,
     ];
 
     /// The tag with this byte.
@@ -61,6 +77,9 @@ impl Tag {
     pub fn input_len(self) -> Option<usize> {
         match self {
             Tag::Sha256 | Tag::Bn254Pairing | Tag::Modexp => None,
+            Tag::Bls12G1Add => Some(192),
+            Tag::Bls12G2Add => Some(384),
+            Tag::Bls12G1Msm | Tag::Bls12G2Msm | Tag::Bls12Pairing => None,
             Tag::Bn254Add => Some(128),
             Tag::Bn254Mul => Some(96),
             Tag::P256Verify | Tag::Secp256k1Verify | Tag::KzgPointEvaluation => Some(160),
@@ -71,6 +90,18 @@ impl Tag {
 
 /// One `ECPAIRING` pair: G1 (64) ‖ G2 (128).
 const PAIR_LEN: usize = 192;
+
+/// A BLS12-381 G1 point from 96 bytes.
+fn g1(bytes: &[u8]) -> G1Point {
+    let fp = |i: usize| -> [u8; 48] { bytes[48 * i..48 * (i + 1)].try_into().expect("48 bytes") };
+    (fp(0), fp(1))
+}
+
+/// A BLS12-381 G2 point from 192 bytes.
+fn g2(bytes: &[u8]) -> G2Point {
+    let fp = |i: usize| -> [u8; 48] { bytes[48 * i..48 * (i + 1)].try_into().expect("48 bytes") };
+    (fp(0), fp(1), fp(2), fp(3))
+}
 
 /// A `MODEXP` case's base, exponent and modulus, if its lengths are consistent.
 fn modexp_parts(input: &[u8]) -> Option<(&[u8], &[u8], &[u8])> {
@@ -94,7 +125,13 @@ pub struct BadLength {
 /// The outcome of `tag` on `input` under `crypto`: `1 ‖ output` on success, `0 ‖ the halt's
 /// name` on failure (a verification's false is `1 ‖ 0`).
 pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, BadLength> {
-    let pairing_len = tag == Tag::Bn254Pairing && !input.len().is_multiple_of(PAIR_LEN);
+    let pairing_len = match tag {
+        Tag::Bn254Pairing => !input.len().is_multiple_of(PAIR_LEN),
+        Tag::Bls12G1Msm => !input.len().is_multiple_of(128),
+        Tag::Bls12G2Msm => !input.len().is_multiple_of(224),
+        Tag::Bls12Pairing => !input.len().is_multiple_of(288),
+        _ => false,
+    };
     let modexp_parts = (tag == Tag::Modexp).then(|| modexp_parts(input));
     if pairing_len
         || modexp_parts == Some(None)
@@ -148,6 +185,33 @@ pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, B
                 fixed(112..160).try_into().expect("48 bytes"),
             )
             .map(|()| Vec::new()),
+        Tag::Bls12G1Add => crypto
+            .bls12_381_g1_add(g1(&input[..96]), g1(&input[96..]))
+            .map(|p| p.to_vec()),
+        Tag::Bls12G2Add => crypto
+            .bls12_381_g2_add(g2(&input[..192]), g2(&input[192..]))
+            .map(|p| p.to_vec()),
+        Tag::Bls12G1Msm => {
+            let mut pairs = input
+                .chunks_exact(128)
+                .map(|c| Ok((g1(&c[..96]), c[96..].try_into().expect("32 bytes"))));
+            crypto.bls12_381_g1_msm(&mut pairs).map(|p| p.to_vec())
+        }
+        Tag::Bls12G2Msm => {
+            let mut pairs = input
+                .chunks_exact(224)
+                .map(|c| Ok((g2(&c[..192]), c[192..].try_into().expect("32 bytes"))));
+            crypto.bls12_381_g2_msm(&mut pairs).map(|p| p.to_vec())
+        }
+        Tag::Bls12Pairing => {
+            let pairs: Vec<_> = input
+                .chunks_exact(288)
+                .map(|c| (g1(&c[..96]), g2(&c[96..])))
+                .collect();
+            crypto
+                .bls12_381_pairing_check(&pairs)
+                .map(|ok| alloc::vec![u8::from(ok)])
+        }
         Tag::Modexp => {
             let (base, exp, modulus) = modexp_parts.flatten().expect("checked above");
             crypto.modexp(base, exp, modulus).map(|out| {

@@ -1,7 +1,7 @@
 //! The guest's cryptography on OpenVM's extensions: secp256k1 recovery (transaction senders,
 //! EIP-7702 authorities, `ECRECOVER`), SHA-256, BN254 G1 addition, multiplication and pairing
-//! check, the KZG point evaluation (BLS12-381), `MODEXP` with a declared modulus, and P-256
-//! verification.
+//! check, the KZG point evaluation and the EIP-2537 BLS12-381 additions, MSMs and pairing,
+//! `MODEXP` with a declared modulus, and P-256 verification.
 //!
 //! In software on riscv32 one secp256k1 recovery costs ~11.6 M guest instructions (pure-Rust
 //! k256); the extensions do the field and curve arithmetic, and SHA-256's compression, in

@@ -59,8 +59,9 @@ pub fn install() -> bool {
 }
 
 /// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` /
-/// `ECPAIRING`, `P256VERIFY`, the KZG point evaluation, and `MODEXP` with a modulus the guest
-/// declares. The rest (RIPEMD-160, BLAKE2, other moduli, the EIP-2537 BLS12-381 precompiles) are
+/// `ECPAIRING`, `P256VERIFY`, the KZG point evaluation, the EIP-2537 BLS12-381 additions, MSMs
+/// and pairing, and `MODEXP` with a modulus the guest declares. The rest (RIPEMD-160, BLAKE2,
+/// other moduli, the BLS12-381 map-to-curve precompiles) are
 /// revm's software, called through `DefaultCrypto`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenVmPrecompiles;
@@ -143,32 +144,32 @@ impl Crypto for OpenVmPrecompiles {
     }
 
     fn bls12_381_g1_add(&self, a: G1Point, b: G1Point) -> Result<[u8; 96], PrecompileHalt> {
-        DefaultCrypto.bls12_381_g1_add(a, b)
+        crate::bls12_381::eip2537::g1_add(&a, &b)
     }
 
     fn bls12_381_g1_msm(
         &self,
         pairs: &mut dyn Iterator<Item = Result<G1PointScalar, PrecompileHalt>>,
     ) -> Result<[u8; 96], PrecompileHalt> {
-        DefaultCrypto.bls12_381_g1_msm(pairs)
+        crate::bls12_381::eip2537::g1_msm(pairs)
     }
 
     fn bls12_381_g2_add(&self, a: G2Point, b: G2Point) -> Result<[u8; 192], PrecompileHalt> {
-        DefaultCrypto.bls12_381_g2_add(a, b)
+        crate::bls12_381::eip2537::g2_add(&a, &b)
     }
 
     fn bls12_381_g2_msm(
         &self,
         pairs: &mut dyn Iterator<Item = Result<G2PointScalar, PrecompileHalt>>,
     ) -> Result<[u8; 192], PrecompileHalt> {
-        DefaultCrypto.bls12_381_g2_msm(pairs)
+        crate::bls12_381::eip2537::g2_msm(pairs)
     }
 
     fn bls12_381_pairing_check(
         &self,
         pairs: &[(G1Point, G2Point)],
     ) -> Result<bool, PrecompileHalt> {
-        DefaultCrypto.bls12_381_pairing_check(pairs)
+        crate::bls12_381::eip2537::pairing_check(pairs)
     }
 
     fn bls12_381_fp_to_g1(&self, fp: &[u8; 48]) -> Result<[u8; 96], PrecompileHalt> {

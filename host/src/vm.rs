@@ -70,8 +70,9 @@ impl Keccak {
 }
 
 /// Where the guest's cryptography runs: sender recovery and the `ECRECOVER`, `SHA256`, BN254
-/// `ECADD` / `ECMUL` / `ECPAIRING`, KZG point evaluation and `P256VERIFY` precompiles, and
-/// `MODEXP` with a declared modulus (the others are software in both).
+/// `ECADD` / `ECMUL` / `ECPAIRING`, KZG point evaluation, EIP-2537 additions / MSMs / pairing
+/// and `P256VERIFY` precompiles, and `MODEXP` with a declared modulus (the others are software
+/// in both).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
 )]

@@ -11,6 +11,8 @@ use revm::precompile::{Crypto, DefaultCrypto};
 
 #[path = "crypto_cases/bn254_pairing.rs"]
 mod bn254_pairing;
+#[path = "crypto_cases/eip2537.rs"]
+mod eip2537;
 #[path = "crypto_cases/kzg.rs"]
 mod kzg;
 #[path = "crypto_cases/modexp.rs"]
@@ -199,6 +201,16 @@ fn cases() -> Vec<(Tag, Vec<u8>)> {
     }
     for input in modexp::cases(&mut rng) {
         cases.push((Tag::Modexp, input));
+    }
+    let tags = [
+        Tag::Bls12G1Add,
+        Tag::Bls12G1Msm,
+        Tag::Bls12G2Add,
+        Tag::Bls12G2Msm,
+        Tag::Bls12Pairing,
+    ];
+    for (tag, input) in eip2537::cases(&mut rng) {
+        cases.push((tags[tag], input));
     }
     cases
 }

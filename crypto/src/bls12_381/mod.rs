@@ -1,6 +1,7 @@
-//! BLS12-381 for the KZG point evaluation (`0x0A`, EIP-4844): G1 on the modular-arithmetic and
-//! short-Weierstrass chips (48-byte coordinates), G2 ([`g2`]) and the pairing ([`pairing`])
-//! on the modular and Fp2 chips, and the proof check itself ([`kzg`]).
+//! BLS12-381 for the KZG point evaluation (`0x0A`, EIP-4844) and the EIP-2537 precompiles: G1
+//! on the modular-arithmetic and short-Weierstrass chips (48-byte coordinates), G2 ([`g2`])
+//! and the pairing ([`pairing`]) on the modular and Fp2 chips, the proof check ([`kzg`]) and
+//! the precompiles' decoding and arithmetic ([`eip2537`]).
 //!
 //! In software one point evaluation costs ~140 M guest instructions (arkworks): 60% of
 //! mainnet block 21882667.
@@ -10,6 +11,7 @@
 //! same natively, where the tests compare it with arkworks; the subgroup check is `[r]P = O`.
 #![allow(missing_docs)] // the macros generate undocumented items
 
+pub mod eip2537;
 pub mod g2;
 pub mod kzg;
 pub mod pairing;
