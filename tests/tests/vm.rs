@@ -132,7 +132,8 @@ fn eest_point_evaluation_fixture_runs_in_the_vm_on_the_chips() {
 /// Every EEST zkEVM fixture in `../shared/blocks/eest-zkevm` (30 modexp variants, ecrecover,
 /// KZG point evaluation; 10 M gas of precompile calls each) valid in the VM with the native
 /// run's public values. The fixtures' moduli are none the guest declares, so modexp runs in
-/// revm's software and this takes about half an hour here:
+/// revm's software and this takes about 17 minutes here (1011 s measured, every fixture valid;
+/// point evaluation 11 s on the chips, 160 s in software):
 /// `cargo test -p tests --test vm -- --ignored --nocapture`.
 #[test]
 #[ignore = "long: every EEST zkEVM fixture in the VM, their modexps in software"]
