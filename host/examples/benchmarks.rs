@@ -42,8 +42,8 @@ fn main() -> anyhow::Result<()> {
          memory bytes (OpenVM's unpadded proving-memory estimate, see `host/src/vm.rs`) and segments \
          are exact counts. Guests build with the `guest` profile (fat LTO, one codegen unit). Unless a \
          table says otherwise, sender recovery and the `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` \
-         / `ECPAIRING`, KZG point evaluation and `P256VERIFY` precompiles (and `MODEXP` with a modulus \
-         the guest declares) run on OpenVM's SHA-2, modular-arithmetic, Fp2 and short-Weierstrass \
+         / `ECPAIRING`, KZG point evaluation, EIP-2537 BLS12-381 additions / MSMs / pairing and \
+         `P256VERIFY` precompiles (and `MODEXP` with a modulus the guest declares) run on OpenVM's SHA-2, modular-arithmetic, Fp2 and short-Weierstrass \
          chips (crate `crypto`); the crypto table compares that with revm's and k256's pure Rust on \
          the RISC-V core (`--crypto software`), and the precompile census (`host census`) gives each \
          operation's calls and the instructions they cost (measured by computing that operation \
