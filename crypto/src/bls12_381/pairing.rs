@@ -85,23 +85,14 @@ fn miller_loop(pairs: &[Prepared<Bls12381Fp2>]) -> Fp12<Bls12381Fp2> {
     f
 }
 
-/// `f^x` on the cyclotomic subgroup (x < 0: `f^|x|` conjugated), arkworks' `exp_by_x`.
+/// `f^x` on the cyclotomic subgroup (x < 0), arkworks' `exp_by_x`.
 fn exp_by_x(f: &Fp12<Bls12381Fp2>) -> Fp12<Bls12381Fp2> {
-    let mut r = f.pow_be(&SEED_ABS.to_be_bytes());
-    r.conj_assign();
-    r
+    f.cyclotomic_pow_neg(SEED_ABS)
 }
 
 /// `f^((p¹² − 1)/r)` up to arkworks' fixed multiple of the hard part's exponent (coprime to r).
 fn final_exponentiation(f: &Fp12<Bls12381Fp2>, frob: &Frobenius<Bls12381Fp2>) -> Fp12<Bls12381Fp2> {
-    // Easy part: r = f^((p⁶ − 1)(p² + 1)). f ≠ 0: it is a product of non-zero lines.
-    let mut r = f.inverse();
-    let mut conj = f.clone();
-    conj.conj_assign();
-    r.mul_assign(&conj);
-    let mut t = r.clone();
-    t.frobenius_assign(2, frob);
-    r.mul_assign(&t);
+    let mut r = f.easy_part(frob);
     // Hard part: arkworks' chain, step for step.
     let mut y0 = r.clone();
     y0.square_assign();

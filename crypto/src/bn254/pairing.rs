@@ -127,25 +127,15 @@ fn miller_loop(pairs: &[Prepared<Bn254Fp2>], frob: &Frobenius<Bn254Fp2>) -> Fp12
     f
 }
 
-/// `f^(−x)` on the cyclotomic subgroup, where the inverse is the conjugate (arkworks'
-/// `exp_by_neg_x` for positive x): square-and-multiply over x's 63 bits.
+/// `f^(−x)` on the cyclotomic subgroup (arkworks' `exp_by_neg_x` for positive x).
 fn exp_by_neg_x(f: &Fp12<Bn254Fp2>) -> Fp12<Bn254Fp2> {
-    let mut r = f.pow_be(&SEED.to_be_bytes());
-    r.conj_assign();
-    r
+    f.cyclotomic_pow_neg(SEED)
 }
 
 /// `f^((p¹² − 1)/r)` up to arkworks' fixed multiple of the hard part's exponent (coprime to r):
 /// 1 exactly when the pairing product is 1.
 fn final_exponentiation(f: &Fp12<Bn254Fp2>, frob: &Frobenius<Bn254Fp2>) -> Fp12<Bn254Fp2> {
-    // Easy part: r = f^((p⁶ − 1)(p² + 1)). f ≠ 0: it is a product of non-zero lines.
-    let mut r = f.inverse();
-    let mut conj = f.clone();
-    conj.conj_assign();
-    r.mul_assign(&conj);
-    let mut t = r.clone();
-    t.frobenius_assign(2, frob);
-    r.mul_assign(&t);
+    let r = f.easy_part(frob);
     // Hard part: arkworks' chain, step for step.
     let mut y1 = exp_by_neg_x(&r);
     y1.square_assign();

@@ -229,6 +229,27 @@ impl<F: Fp2Arith> Fp12<F> {
         acc
     }
 
+    /// `self^((p⁶ − 1)(p² + 1))`, the final exponentiation's easy part, which lands in the
+    /// cyclotomic subgroup; `self ≠ 0` (a Miller loop's output is a product of non-zero lines).
+    pub fn easy_part(&self, frob: &Frobenius<F>) -> Self {
+        let mut r = self.inverse();
+        let mut conj = self.clone();
+        conj.conj_assign();
+        r.mul_assign(&conj);
+        let mut t = r.clone();
+        t.frobenius_assign(2, frob);
+        r.mul_assign(&t);
+        r
+    }
+
+    /// `self^(−e)` for `self` in the cyclotomic subgroup, where the inverse is the conjugate:
+    /// the pairings' exponentiation by their curve parameter.
+    pub fn cyclotomic_pow_neg(&self, e: u64) -> Self {
+        let mut r = self.pow_be(&e.to_be_bytes());
+        r.conj_assign();
+        r
+    }
+
     /// Whether this is 1.
     pub fn is_one(&self) -> bool {
         *self == Self::ONE
