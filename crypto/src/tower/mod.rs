@@ -101,13 +101,6 @@ impl<F: Fp2Arith> Fp12<F> {
         }
     }
 
-    /// `self · o`, by value.
-    pub fn mul(&self, o: &Self) -> Self {
-        let mut r = self.clone();
-        r.mul_assign(o);
-        r
-    }
-
     /// `self = self²`: the complex method, 12 `Fp2` products.
     pub fn square_assign(&mut self) {
         let (mut ab, mut s1, mut s2) = (Tmp::<Fp6<F>>::new(), Tmp::new(), Tmp::new());
