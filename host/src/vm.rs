@@ -78,7 +78,8 @@ impl Keccak {
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Crypto {
-    /// OpenVM's SHA-2, modular-arithmetic, Fp2 and short-Weierstrass chips (crate `crypto`).
+    /// OpenVM's SHA-2, Int256, modular-arithmetic, Fp2 and short-Weierstrass chips (crate
+    /// `crypto`).
     Openvm,
     /// revm's and k256's pure Rust on the RISC-V core: the baseline the chips are measured
     /// against.
@@ -204,7 +205,8 @@ pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 /// block guest's 96). The guest leaves the extra values zero; callers read the first
 /// `public_values`.
 ///
-/// It also has the extensions the `crypto` crate's guests run on: SHA-2, the modular-arithmetic
+/// It also has the extensions the `crypto` crate's guests run on: SHA-2, Int256 (`MODEXP`'s
+/// other moduli), the modular-arithmetic
 /// extension over [`crypto::MODULI`] and the short-Weierstrass extension over
 /// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256, BLS12-381 G1) and the Fp2 extension over
 /// [`crypto::COMPLEX`] (BN254's and BLS12-381's `Fp2`), in the order the guests' `crypto::init!` registers them. Every guest runs under this one config; a software-crypto guest leaves
@@ -226,6 +228,7 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
     let mut config = SdkVmConfig::riscv32();
     config.keccak = Some(Default::default());
     config.sha2 = Some(Default::default());
+    config.bigint = Some(Default::default());
     config.modular = Some(ModularExtension::new(
         crypto::MODULI.iter().map(|m| modulus(m)).collect(),
     ));

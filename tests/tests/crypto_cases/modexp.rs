@@ -1,7 +1,8 @@
 //! `MODEXP` cases: every modulus the guest computes on the chips (with leading zero bytes
 //! too), the exponents SNARK verifiers use (`p − 2` for inverses, `(p + 1)/4` for square
-//! roots), 0 and 1, long exponents, bases longer than the modulus or above it, and moduli that
-//! stay in software (0, 1, even, random).
+//! roots), 0 and 1, long exponents, bases longer than the modulus or above it; moduli of up to
+//! 32 bytes for the Int256 chip (odd, even, powers of two, carrying tops, every length class);
+//! and moduli that stay in software (0, longer than 32 bytes).
 
 use alloy_primitives::{hex, U512};
 use rand::{rngs::SmallRng, Rng};
@@ -62,19 +63,57 @@ pub fn cases(rng: &mut SmallRng) -> Vec<Vec<u8>> {
         // The modulus with leading zero bytes.
         cases.push(input(&base, &random_exp, &[&[0, 0][..], m].concat()));
     }
-    // Moduli that stay in software.
+    // Moduli on the Int256 chip (up to 32 bytes), one of each shape per length: odd with the
+    // top bit set (REDC's sums carry), odd and small at the top, even (the CRT split).
+    for len in [1, 2, 7, 8, 15, 16, 17, 24, 31, 32] {
+        let mut odd_top: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        odd_top[0] |= 0x80;
+        odd_top[len - 1] |= 1;
+        let mut odd_low = odd_top.clone();
+        odd_low[0] = 1 + rng.random_range(0..0x10);
+        let mut even = odd_top.clone();
+        even[len - 1] &= 0xf0;
+        even[len - 1] |= 0x10;
+        for m in [odd_top, odd_low, even] {
+            let base_len = rng.random_range(0..=len + 40);
+            let base: Vec<u8> = (0..base_len).map(|_| rng.random()).collect();
+            let exp_len = [0, 1, 8, 9, 40][rng.random_range(0..5)];
+            let exp: Vec<u8> = (0..exp_len).map(|_| rng.random()).collect();
+            cases.push(input(&base, &exp, &m));
+            // The largest residue squared and cubed.
+            cases.push(input(&minus(&m, 1), &[2], &m));
+            cases.push(input(&minus(&m, 1), &[3], &m));
+        }
+    }
     let base: [u8; 32] = rng.random();
+    let long_base: Vec<u8> = (0..70).map(|_| rng.random()).collect();
     let exp: [u8; 32] = rng.random();
-    let mut random_modulus: [u8; 32] = rng.random();
-    random_modulus[31] |= 1;
+    let mut all_ones = [0xff; 32];
+    let two_255 = [&[0x80][..], &[0; 31]].concat();
+    let two_128_plus_1 = [&[1][..], &[0; 15], &[1]].concat();
     for m in [
-        &[][..],
-        &[0; 32],
-        &[1],
-        &[0, 0, 1],
-        &[0x10; 32],
-        &random_modulus,
+        &[1][..],
+        &[2],
+        &[3],
+        &[0x80],
+        &[0x0c],
+        &two_255,
+        &all_ones,
+        &[0xff; 16],
+        &two_128_plus_1,
+        &[&[0x03][..], &[0; 20]].concat(),
     ] {
+        cases.push(input(&base, &exp, m));
+        cases.push(input(&long_base, &exp, m));
+        cases.push(input(&[], &exp, m));
+        cases.push(input(&base, &[], m));
+    }
+    all_ones[0] = 0x7f;
+    cases.push(input(&long_base, &[0xff; 70], &all_ones));
+    // Moduli that stay in software: zero, empty, longer than 32 bytes.
+    let mut long_modulus: Vec<u8> = (0..33).map(|_| rng.random()).collect();
+    long_modulus[0] |= 1;
+    for m in [&[][..], &[0; 32], &[0, 0, 1], &[0x10; 32], &long_modulus] {
         cases.push(input(&base, &exp, m));
     }
     // One off a chip modulus.

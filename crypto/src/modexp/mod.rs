@@ -1,12 +1,21 @@
-//! `MODEXP` (0x05, EIP-198) on the modular-arithmetic chip when the modulus is one the guest
-//! declares: the BN254 base and scalar fields, secp256k1's, P-256's and BLS12-381's base field.
+//! `MODEXP` (0x05, EIP-198) on the chips whenever the modulus has at most 32 significant
+//! bytes.
 //!
-//! Those are the 256-bit moduli contracts exponentiate in: SNARK verifiers invert and take
-//! square roots in BN254's fields with `MODEXP` (`x^(p−2)`, `x^((p+1)/4)`). There each
-//! modular product is one chip instruction instead of aurora-engine-modexp's 64-bit-limb
-//! Montgomery arithmetic on a 32-bit core. Any other modulus stays on revm's software path:
-//! the chips need their moduli fixed when the guest is built, and `openvm-bigint-guest` on
-//! crates.io has only 256-bit wrapping arithmetic, no modular product.
+//! - A modulus the guest declares (the BN254 base and scalar fields, secp256k1's, P-256's and
+//!   BLS12-381's base field) runs on the modular-arithmetic chip: each product is one chip
+//!   instruction. SNARK verifiers invert and take square roots in BN254's fields with
+//!   `MODEXP` (`x^(p−2)`, `x^((p+1)/4)`).
+//! - Any other modulus of up to 32 bytes runs on the Int256 chip ([`small`]): Montgomery
+//!   products from 256-bit wrapping multiplies, and the Chinese remainder theorem for an even
+//!   modulus. The algebra chips need their moduli fixed when the guest is built, and
+//!   `openvm-bigint-guest` has no modular product, so this module builds one.
+//! - Longer moduli stay on revm's software path (aurora-engine-modexp): there a chip product
+//!   of 128-bit limbs would save too little over 32-bit software limbs to pay for the
+//!   bookkeeping around it.
+
+mod mont;
+mod small;
+mod word;
 
 use alloc::vec::Vec;
 
@@ -18,7 +27,8 @@ use crate::p256::{P256Coord, P256Scalar};
 use crate::secp256k1::{Secp256k1Coord, Secp256k1Scalar};
 
 /// `base^exponent mod modulus` as big-endian bytes of the modulus' significant length, or
-/// `None` when the modulus is not a declared one (the caller falls back to software).
+/// `None` when the modulus is zero or longer than 32 significant bytes (the caller falls back
+/// to software).
 pub fn modexp(base: &[u8], exponent: &[u8], modulus: &[u8]) -> Option<Vec<u8>> {
     let start = modulus.iter().position(|b| *b != 0)?;
     let modulus = &modulus[start..];
@@ -41,7 +51,7 @@ pub fn modexp(base: &[u8], exponent: &[u8], modulus: &[u8]) -> Option<Vec<u8>> {
         P256Scalar,
         Bls12381Coord
     );
-    None
+    (modulus.len() <= 32).then(|| small::modexp(base, exponent, modulus))
 }
 
 /// `base^exponent` in the field, by square-and-multiply from the exponent's first set bit.
