@@ -86,9 +86,7 @@ impl Ring for Pow2 {
 
     #[inline(always)]
     fn mul(&self, a: &Word, b: &Word) -> Word {
-        let mut out = ZERO;
-        word::mul(&mut out, a, b);
-        out
+        word::mul(a, b)
     }
 }
 
@@ -98,10 +96,8 @@ pub(crate) fn inverse_mod_r(m: &Word) -> Word {
     let two = [2, 0, 0, 0, 0, 0, 0, 0];
     let mut x = *m;
     for _ in 0..7 {
-        let mut t = ZERO;
-        word::mul(&mut t, m, &x);
-        let mut e = ZERO;
-        word::sub(&mut e, &two, &t);
+        let t = word::mul(m, &x);
+        let e = word::sub(&two, &t);
         word::mul_assign(&mut x, &e);
     }
     x
@@ -109,9 +105,7 @@ pub(crate) fn inverse_mod_r(m: &Word) -> Word {
 
 /// `−m⁻¹ mod 2^256`.
 fn neg_inverse(m: &Word) -> Word {
-    let mut n = ZERO;
-    word::sub(&mut n, &ZERO, &inverse_mod_r(m));
-    n
+    word::sub(&ZERO, &inverse_mod_r(m))
 }
 
 /// `2^256 mod m` (`m > 0`), in software: a one-off division per call.
@@ -142,8 +136,7 @@ pub(crate) trait Montgomery: Ring {
 
     /// `a + b mod m`, both reduced.
     fn add(&self, a: &Word, b: &Word) -> Word {
-        let mut s = ZERO;
-        word::add(&mut s, a, b);
+        let mut s = word::add(a, b);
         if word::lt(&s, a) || !word::lt(&s, self.modulus()) {
             word::sub_assign(&mut s, self.modulus());
         }
@@ -208,13 +201,10 @@ impl Ring for Narrow {
     /// `(a·b + q·m)/R < 2m` may carry out of the word, into bit 128 after the shift.
     #[inline(always)]
     fn mul(&self, a: &Word, b: &Word) -> Word {
-        let mut t = ZERO;
-        word::mul(&mut t, a, b);
-        let mut q = ZERO;
-        word::mul(&mut q, &t, &self.n_prime);
+        let t = word::mul(a, b);
+        let mut q = word::mul(&t, &self.n_prime);
         word::and_assign(&mut q, &LOW_MASK);
-        let mut s = ZERO;
-        word::mul(&mut s, &q, &self.m);
+        let mut s = word::mul(&q, &self.m);
         word::add_assign(&mut s, &t);
         let carry = word::lt(&s, &t);
         word::shr_assign(&mut s, &HALF_BITS);
@@ -269,10 +259,7 @@ impl Wide {
 /// `(x mod 2^128, x >> 128)`.
 #[inline(always)]
 fn halves(x: &Word) -> (Word, Word) {
-    let (mut lo, mut hi) = (ZERO, ZERO);
-    word::and(&mut lo, x, &LOW_MASK);
-    word::shr(&mut hi, x, &HALF_BITS);
-    (lo, hi)
+    (word::and(x, &LOW_MASK), word::shr(x, &HALF_BITS))
 }
 
 /// The high word of `(a1·2^128 + a0)·(b1·2^128 + b0)`, all four halves below `2^128`.
@@ -280,11 +267,10 @@ fn halves(x: &Word) -> (Word, Word) {
 /// is worth `2^128` after the shift.
 #[inline(always)]
 fn high(a0: &Word, a1: &Word, b0: &Word, b1: &Word) -> Word {
-    let (mut low, mut mid, mut cross, mut hi) = (ZERO, ZERO, ZERO, ZERO);
-    word::mul(&mut low, a0, b0);
-    word::mul(&mut mid, a0, b1);
-    word::mul(&mut cross, a1, b0);
-    word::mul(&mut hi, a1, b1);
+    let mut low = word::mul(a0, b0);
+    let mut mid = word::mul(a0, b1);
+    let cross = word::mul(a1, b0);
+    let mut hi = word::mul(a1, b1);
     word::shr_assign(&mut low, &HALF_BITS);
     word::add_assign(&mut mid, &low);
     word::add_assign(&mut mid, &cross);
@@ -306,17 +292,14 @@ impl Ring for Wide {
     /// exactly `R`, so the quotient is `hi + high(q·m) + (lo ≠ 0)`, below `2m`, which may
     /// carry out of the word when `m > 2^255`.
     fn mul(&self, a: &Word, b: &Word) -> Word {
-        let mut lo = ZERO;
-        word::mul(&mut lo, a, b);
+        let lo = word::mul(a, b);
         let (a0, a1) = halves(a);
         let (b0, b1) = halves(b);
         let hi = high(&a0, &a1, &b0, &b1);
-        let mut q = ZERO;
-        word::mul(&mut q, &lo, &self.n_prime);
+        let q = word::mul(&lo, &self.n_prime);
         let (q0, q1) = halves(&q);
         let qm = high(&q0, &q1, &self.m_lo, &self.m_hi);
-        let mut s = ZERO;
-        word::add(&mut s, &hi, &qm);
+        let mut s = word::add(&hi, &qm);
         let mut carry = word::lt(&s, &hi);
         if !word::is_zero(&lo) {
             word::add_assign(&mut s, &ONE);

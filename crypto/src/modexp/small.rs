@@ -41,8 +41,7 @@ fn odd(base: &[u8], exp: &[u8], m: &Word) -> Word {
 /// `base^exp mod m`, `m` even and non-zero.
 fn even(base: &[u8], exp: &[u8], m: &Word) -> Word {
     let k = trailing_zeros(m);
-    let mut o = ZERO;
-    word::shr(&mut o, m, &[k as u32, 0, 0, 0, 0, 0, 0, 0]);
+    let o = word::shr(m, &[k as u32, 0, 0, 0, 0, 0, 0, 0]);
     // `2^k` divides `2^256`: the base's low 32 bytes are all that matter mod `2^k`.
     let low = word::from_be_slice(&base[base.len().saturating_sub(32)..]);
     let mut r2 = pow(&Pow2, &low, exp);
@@ -51,12 +50,10 @@ fn even(base: &[u8], exp: &[u8], m: &Word) -> Word {
         return r2;
     }
     let ro = odd(base, exp, &o);
-    let mut t = ZERO;
-    word::sub(&mut t, &r2, &ro);
+    let mut t = word::sub(&r2, &ro);
     word::mul_assign(&mut t, &inverse_mod_r(&o));
     word::truncate(&mut t, k);
-    let mut x = ZERO;
-    word::mul(&mut x, &o, &t);
+    let mut x = word::mul(&o, &t);
     word::add_assign(&mut x, &ro);
     x
 }

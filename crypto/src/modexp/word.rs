@@ -9,6 +9,8 @@
 //! A word is eight little-endian `u32` limbs, which is the chip's byte order on the
 //! little-endian guest and 4-byte aligned as the chip requires.
 
+use core::mem::MaybeUninit;
+
 #[cfg(target_os = "zkvm")]
 use openvm_bigint_guest::{Int256Funct7, INT256_FUNCT3, OPCODE};
 
@@ -47,16 +49,19 @@ macro_rules! insn {
     }};
 }
 
-/// `out = a op b` for each chip operation, and `a = a op b` where named.
+/// `a op b` for each chip operation, and `a = a op b` where named.
 macro_rules! ops {
     ($($(#[$doc:meta])* $name:ident $(, $assign:ident)? = $funct7:ident, |$x:ident, $y:ident| $native:expr;)*) => {$(
         $(#[$doc])*
         #[inline(always)]
-        pub(crate) fn $name(out: &mut Word, a: &Word, b: &Word) {
-            // Three live, 4-aligned 32-byte words; `out` is borrowed apart from both operands.
-            insn!($funct7, out, a, b, |$x, $y| $native)
+        pub(crate) fn $name(a: &Word, b: &Word) -> Word {
+            // Left uninitialised: zeroing a word the chip overwrites costs eight stores.
+            let mut out = MaybeUninit::<Word>::uninit();
+            // Three live, 4-aligned 32-byte words; `out` is apart from both operands.
+            insn!($funct7, out.as_mut_ptr(), a, b, |$x, $y| $native);
+            // SAFETY: the instruction wrote all 32 bytes of `out`.
+            unsafe { out.assume_init() }
         }
-
         $(
             /// The same, in place.
             #[inline(always)]
@@ -88,9 +93,7 @@ ops! {
 /// `a < b`, unsigned.
 #[inline(always)]
 pub(crate) fn lt(a: &Word, b: &Word) -> bool {
-    let mut flag = ZERO;
-    sltu(&mut flag, a, b);
-    flag[0] != 0
+    sltu(a, b)[0] != 0
 }
 
 /// Whether every limb is zero.
