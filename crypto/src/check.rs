@@ -47,11 +47,15 @@ pub enum Tag {
     Bls12G2Msm = 12,
     /// `bls12_381_pairing_check(pairs)`: k × (G1 (96) ‖ G2 (192)).
     Bls12Pairing = 13,
+    /// `bls12_381_fp_to_g1(fp)`: 48 bytes.
+    Bls12MapFpToG1 = 14,
+    /// `bls12_381_fp2_to_g2(c0, c1)`: 96 bytes.
+    Bls12MapFp2ToG2 = 15,
 }
 
 impl Tag {
     /// All tags.
-    pub const ALL: [Tag; 14] = [
+    pub const ALL: [Tag; 16] = [
         Tag::Sha256,
         Tag::Bn254Add,
         Tag::Bn254Mul,
@@ -66,6 +70,8 @@ impl Tag {
         Tag::Bls12G2Add,
         Tag::Bls12G2Msm,
         Tag::Bls12Pairing,
+        Tag::Bls12MapFpToG1,
+        Tag::Bls12MapFp2ToG2,
     ];
 
     /// The tag with this byte.
@@ -84,6 +90,8 @@ impl Tag {
             Tag::Bn254Mul => Some(96),
             Tag::P256Verify | Tag::Secp256k1Verify | Tag::KzgPointEvaluation => Some(160),
             Tag::Ecrecover => Some(97),
+            Tag::Bls12MapFpToG1 => Some(48),
+            Tag::Bls12MapFp2ToG2 => Some(96),
         }
     }
 }
@@ -211,6 +219,13 @@ pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, B
             crypto
                 .bls12_381_pairing_check(&pairs)
                 .map(|ok| alloc::vec![u8::from(ok)])
+        }
+        Tag::Bls12MapFpToG1 => crypto
+            .bls12_381_fp_to_g1(input.try_into().expect("48 bytes"))
+            .map(|p| p.to_vec()),
+        Tag::Bls12MapFp2ToG2 => {
+            let c = |i: usize| -> [u8; 48] { input[48 * i..48 * (i + 1)].try_into().expect("48") };
+            crypto.bls12_381_fp2_to_g2((c(0), c(1))).map(|p| p.to_vec())
         }
         Tag::Modexp => {
             let (base, exp, modulus) = modexp_parts.flatten().expect("checked above");

@@ -59,10 +59,10 @@ pub fn install() -> bool {
 }
 
 /// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` /
-/// `ECPAIRING`, `P256VERIFY`, the KZG point evaluation, the EIP-2537 BLS12-381 additions, MSMs
-/// and pairing, and `MODEXP` with a modulus the guest declares. The rest (RIPEMD-160, BLAKE2,
-/// other moduli, the BLS12-381 map-to-curve precompiles) are
-/// revm's software, called through `DefaultCrypto`.
+/// `ECPAIRING`, `P256VERIFY`, the KZG point evaluation, every EIP-2537 BLS12-381 precompile
+/// (additions, MSMs, pairing, map-to-curve), and `MODEXP` with a modulus of up to 32 bytes.
+/// The rest (RIPEMD-160, BLAKE2, longer moduli) are revm's software, called through
+/// `DefaultCrypto`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenVmPrecompiles;
 
@@ -173,11 +173,11 @@ impl Crypto for OpenVmPrecompiles {
     }
 
     fn bls12_381_fp_to_g1(&self, fp: &[u8; 48]) -> Result<[u8; 96], PrecompileHalt> {
-        DefaultCrypto.bls12_381_fp_to_g1(fp)
+        crate::bls12_381::map::fp_to_g1(fp)
     }
 
     fn bls12_381_fp2_to_g2(&self, fp2: ([u8; 48], [u8; 48])) -> Result<[u8; 192], PrecompileHalt> {
-        DefaultCrypto.bls12_381_fp2_to_g2(fp2)
+        crate::bls12_381::map::fp2_to_g2(&fp2)
     }
 }
 

@@ -208,6 +208,8 @@ fn cases() -> Vec<(Tag, Vec<u8>)> {
         Tag::Bls12G2Add,
         Tag::Bls12G2Msm,
         Tag::Bls12Pairing,
+        Tag::Bls12MapFpToG1,
+        Tag::Bls12MapFp2ToG2,
     ];
     for (tag, input) in eip2537::cases(&mut rng) {
         cases.push((tags[tag], input));

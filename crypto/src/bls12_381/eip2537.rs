@@ -4,7 +4,7 @@
 //! the curve, and in the order-r subgroup for MSM and pairing inputs.
 //!
 //! revm hands these methods the coordinates already unpadded (48 bytes each). The map-to-curve
-//! precompiles (`0x10`, `0x11`) stay on revm's software path.
+//! precompiles (`0x10`, `0x11`) are in [`super::map`].
 
 use alloc::vec::Vec;
 
@@ -19,7 +19,7 @@ use super::{mul_be, to_uncompressed, Bls12381Coord, Bls12381G1Affine, ORDER_BE};
 use crate::tower::Fp2Arith;
 use crate::twist::{self, Affine};
 
-fn read_fp(bytes: &[u8; 48]) -> Result<Bls12381Coord, PrecompileHalt> {
+pub(super) fn read_fp(bytes: &[u8; 48]) -> Result<Bls12381Coord, PrecompileHalt> {
     Bls12381Coord::from_be_bytes(bytes).ok_or(PrecompileHalt::NonCanonicalFp)
 }
 
@@ -57,7 +57,7 @@ fn read_g2((x0, x1, y0, y1): &G2Point, subgroup: bool) -> Result<Option<G2Affine
     Ok(Some(point))
 }
 
-fn write_g2(point: &Option<G2Affine>) -> [u8; 192] {
+pub(super) fn write_g2(point: &Option<G2Affine>) -> [u8; 192] {
     let mut out = [0u8; 192];
     if let Some(p) = point {
         for (i, c) in [&p.x.c0, &p.x.c1, &p.y.c0, &p.y.c1].into_iter().enumerate() {

@@ -28,12 +28,12 @@ crate::tower::impl_fp2_arith!(
 );
 
 /// An `Fp` constant from 96 hex digits.
-const fn fp(hex: &[u8; 96]) -> Bls12381Coord {
+pub(super) const fn fp(hex: &[u8; 96]) -> Bls12381Coord {
     Bls12381Coord::from_const_bytes(le::<48>(hex))
 }
 
 /// An `Fp2` constant, `c0 + c1·u`.
-const fn fp2(c0: &[u8; 96], c1: &[u8; 96]) -> Bls12381Fp2 {
+pub(super) const fn fp2(c0: &[u8; 96], c1: &[u8; 96]) -> Bls12381Fp2 {
     Bls12381Fp2::new(fp(c0), fp(c1))
 }
 

@@ -13,7 +13,9 @@
 
 pub mod eip2537;
 pub mod g2;
+mod iso;
 pub mod kzg;
+pub mod map;
 pub mod pairing;
 
 use core::ops::Neg;
@@ -49,7 +51,7 @@ pub(crate) const ORDER_BE: [u8; 32] =
     be::<32>(b"73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001");
 
 /// (p + 1)/4, big-endian: `a^((p+1)/4)` is a square root of a when one exists.
-const SQRT_EXPONENT: [u8; 48] = be::<48>(
+pub(crate) const SQRT_EXPONENT: [u8; 48] = be::<48>(
     b"0680447a8e5ff9a692c6e9ed90d2eb35d91dd2e13ce144afd9cc34a83dac3d8907aaffffac54ffffee7fbfffffffeaab",
 );
 
@@ -141,7 +143,7 @@ pub fn to_uncompressed(point: &Bls12381G1Affine) -> [u8; 96] {
 }
 
 /// `a^e` for a big-endian exponent.
-fn pow_be(a: &Bls12381Coord, exponent: &[u8]) -> Bls12381Coord {
+pub(crate) fn pow_be(a: &Bls12381Coord, exponent: &[u8]) -> Bls12381Coord {
     let mut acc = Bls12381Coord::ONE;
     for byte in exponent {
         for bit in (0..8).rev() {

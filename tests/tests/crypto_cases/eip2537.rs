@@ -1,4 +1,4 @@
-//! EIP-2537 cases (BLS12-381 G1/G2 addition, MSM, pairing), built with arkworks: random
+//! EIP-2537 cases (BLS12-381 G1/G2 addition, MSM, pairing, map-to-curve), built with arkworks: random
 //! points, doubling, inverses and infinity, zero and out-of-range scalars, pairing products
 //! that are and are not 1, and every refusal revm makes (a coordinate ≥ p, off the curve,
 //! outside the subgroup where one is required).
@@ -159,6 +159,38 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
         vec![pair(g1(ga), g2_invalid[0].clone())],
     ] {
         cases.push((4, pairs.concat()));
+    }
+    // Map-to-curve: random elements, 0 (SWU's exceptional `ta = 0`), 1, p − 1, and p (refused);
+    // over Fp2 also elements with a zero coordinate (the square root's `c1 = 0` branch).
+    let p_minus_1 = be(-Fq::from(1u8));
+    for fp in [be(fq(rng)), be(fq(rng)), be(fq(rng)), be(fq(rng))]
+        .into_iter()
+        .chain([
+            vec![0; 48],
+            be(Fq::from(1u8)),
+            p_minus_1.clone(),
+            P.to_vec(),
+        ])
+    {
+        cases.push((5, fp));
+    }
+    for (c0, c1) in [
+        (be(fq(rng)), be(fq(rng))),
+        (be(fq(rng)), be(fq(rng))),
+        (be(fq(rng)), be(fq(rng))),
+        (vec![0; 48], vec![0; 48]),
+        (be(fq(rng)), vec![0; 48]),
+        (be(fq(rng)), vec![0; 48]),
+        (be(fq(rng)), vec![0; 48]),
+        (vec![0; 48], be(fq(rng))),
+        // −1 is not a square in Fp, 4 is.
+        (p_minus_1.clone(), vec![0; 48]),
+        (be(Fq::from(4u8)), vec![0; 48]),
+        (p_minus_1.clone(), p_minus_1),
+        (P.to_vec(), vec![0; 48]),
+        (vec![0; 48], P.to_vec()),
+    ] {
+        cases.push((6, [c0, c1].concat()));
     }
     cases
 }
