@@ -363,6 +363,21 @@ fn natively_bls12_381_g1_decompression_agrees_with_arkworks() {
     }
 }
 
+/// The map-to-curve precompiles give EIP-2537's own vectors.
+#[test]
+fn map_to_curve_gives_the_eip2537_vectors() {
+    use crypto::bls12_381::map::{fp2_to_g2, fp_to_g1};
+    for (input, want) in eip2537::MAP_G1_VECTORS {
+        let input: [u8; 48] = hex::decode(input).unwrap().try_into().unwrap();
+        assert_eq!(hex::encode(fp_to_g1(&input).unwrap()), want);
+    }
+    for (input, want) in eip2537::MAP_G2_VECTORS {
+        let input = hex::decode(input).unwrap();
+        let c = |i: usize| -> [u8; 48] { input[48 * i..48 * (i + 1)].try_into().unwrap() };
+        assert_eq!(hex::encode(fp2_to_g2(&(c(0), c(1))).unwrap()), want);
+    }
+}
+
 #[test]
 fn in_the_vm_the_chips_answer_as_revm_does() {
     let cases = cases();
