@@ -144,8 +144,9 @@ enum Command {
         /// The guest's keccak.
         #[arg(long, value_enum, default_value_t = Keccak::Ours)]
         keccak: Keccak,
-        /// log2 of a segment's maximum trace height (smaller: more, cheaper segments).
-        #[arg(long, default_value_t = 20)]
+        /// log2 of a segment's maximum trace height (smaller: more, cheaper segments; at least
+        /// 21, the height of the multipliers' range-tuple table).
+        #[arg(long, default_value_t = 21)]
         log_stacked_height: usize,
         /// Where to write the proof (default `<BLOCK>.proof` in the current directory).
         #[arg(long)]

@@ -17,7 +17,7 @@ use openvm_transpiler::elf::Elf;
 use serde::{Deserialize, Serialize};
 
 use crate::progress::SegmentProgress;
-use crate::vm::{build_guest_bin, sdk, timed, vm_err, Keccak, Vm, VmError};
+use crate::vm::{build_guest_bin, sdk, timed, vm_config, vm_err, Keccak, Vm, VmError};
 
 /// The proof file's format version.
 pub const FORMAT: u32 = 1;
@@ -70,17 +70,31 @@ pub enum ProofError {
 }
 
 /// The smallest log2 stacked height that holds `elf`'s program trace (one row per
-/// instruction, padded to a power of two), at least `requested`. Below it the prover fails
-/// with `LayoutHeightExceeded` whatever the segments' sizes, so it is raised, with a note.
+/// instruction, padded to a power of two) and the VM's tallest fixed-height table, at least
+/// `requested`. Below it the prover fails with `LayoutHeightExceeded` whatever the segments'
+/// sizes, so it is raised, with a note.
 pub fn fit_program(elf: &Elf, requested: usize) -> usize {
-    let needed = elf.instructions.len().next_power_of_two().trailing_zeros() as usize;
+    let program = elf.instructions.len().next_power_of_two().trailing_zeros() as usize;
+    let table = fixed_table_log_height();
+    let needed = program.max(table);
     if needed > requested {
         eprintln!(
-            "note: the program has {} instructions; stacked height raised from 2^{requested} to 2^{needed} to hold it",
+            "note: stacked height raised from 2^{requested} to 2^{needed} to hold the program ({} instructions) and the VM's fixed tables (2^{table} rows)",
             elf.instructions.len()
         );
     }
     requested.max(needed)
+}
+
+/// log2 of the VM's tallest fixed-height table: the range-tuple checker that the rv32m and
+/// Int256 multipliers share, `sizes[0]·sizes[1]` rows (2^21 with Int256's sizes, which the
+/// SDK gives rv32m too).
+pub fn fixed_table_log_height() -> usize {
+    let config = vm_config(1).optimize();
+    let [a, b] = config.rv32m.map_or([1, 1], |m| m.range_tuple_checker_sizes);
+    (u64::from(a) * u64::from(b))
+        .next_power_of_two()
+        .trailing_zeros() as usize
 }
 
 /// Proves guest `bin` (variant `keccak`) on `input`.

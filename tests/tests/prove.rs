@@ -10,8 +10,9 @@
 use host::proof::{self, ProofError};
 use host::vm::{build_guest_bin, Keccak, Vm};
 
-/// Small segments: the program is under a million instructions.
-const LOG_STACKED_HEIGHT: usize = 20;
+/// Small segments: the program is under a million instructions. 21 is the least that holds the
+/// VM's range-tuple table (`host::proof::fixed_table_log_height`).
+const LOG_STACKED_HEIGHT: usize = 21;
 const PUBLIC_VALUES: usize = 32;
 
 /// One prover at a time: two at once would need twice the memory (~14 GB together here).
@@ -41,6 +42,17 @@ fn prove(variant: Keccak) -> proof::ProofFile {
     // The program reveals 1 as its first word.
     assert_eq!(&file.public_values[..4], &[1, 0, 0, 0]);
     file
+}
+
+/// The Int256 multiplier's range-tuple table (2^8 × 32·2^8 rows) sets the floor, and a lower
+/// request is raised to it.
+#[test]
+fn the_stacked_height_holds_the_fixed_tables() {
+    assert_eq!(proof::fixed_table_log_height(), 21);
+    let elf =
+        build_guest_bin("keccak_alignment", Keccak::Ours, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(proof::fit_program(&elf, 20), 21);
+    assert_eq!(proof::fit_program(&elf, 22), 22);
 }
 
 #[test]

@@ -9,9 +9,9 @@
 //!   products from 256-bit wrapping multiplies, and the Chinese remainder theorem for an even
 //!   modulus. The algebra chips need their moduli fixed when the guest is built, and
 //!   `openvm-bigint-guest` has no modular product, so this module builds one.
-//! - Longer moduli stay on revm's software path (aurora-engine-modexp): there a chip product
-//!   of 128-bit limbs would save too little over 32-bit software limbs to pay for the
-//!   bookkeeping around it.
+//! - Longer moduli stay on revm's software path (aurora-engine-modexp). On the Int256 chip they
+//!   would need a multi-limb Montgomery product: four chip multiplies of 128-bit halves and
+//!   their carries per pair of 256-bit limbs, which is not built.
 
 mod mont;
 mod small;
