@@ -1,7 +1,8 @@
 //! The guest's cryptography on OpenVM's extensions: secp256k1 recovery (transaction senders,
 //! EIP-7702 authorities, `ECRECOVER`), SHA-256, BN254 G1 addition, multiplication and pairing
-//! check, the KZG point evaluation and the EIP-2537 BLS12-381 additions, MSMs and pairing,
-//! `MODEXP` with a declared modulus, and P-256 verification.
+//! check, the KZG point evaluation, every EIP-2537 BLS12-381 precompile (additions, MSMs,
+//! pairing, map-to-curve), `MODEXP` with a modulus of up to 32 bytes (the declared fields on the
+//! modular chip, any other on the Int256 chip), and P-256 verification.
 //!
 //! In software on riscv32 one secp256k1 recovery costs ~11.6 M guest instructions (pure-Rust
 //! k256); the extensions do the field and curve arithmetic, and SHA-256's compression, in
@@ -15,7 +16,7 @@
 //! Hooks: [`install`] makes these alloy's signature-recovery provider and revm's precompile
 //! crypto. A guest must also register the moduli, curves and quadratic extensions with the VM
 //! ([`init!`]) and run under a VM config with the same ones in the same order ([`MODULI`],
-//! [`CURVES`], [`COMPLEX`]; `host::vm::vm_config`).
+//! [`CURVES`], [`COMPLEX`]; `host::vm::vm_config`), which also has the Int256 extension.
 //!
 //! Off the zkVM the same macros generate software arithmetic, so everything but key recovery
 //! (which needs the VM's square-root hint) also runs, slowly, on the host, where it is checked
