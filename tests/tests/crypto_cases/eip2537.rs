@@ -7,6 +7,7 @@ use alloy_primitives::hex;
 use ark_bls12_381::{Fq, Fq2, Fr, G1Affine, G2Affine};
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{BigInteger, PrimeField};
+use crypto::check::Tag;
 use rand::{rngs::SmallRng, Rng};
 
 const P: [u8; 48] = hex!("1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab");
@@ -76,7 +77,7 @@ fn off_curve(mut encoded: Vec<u8>) -> Vec<u8> {
 }
 
 /// `(tag index, input)`: 0 G1 add, 1 G1 MSM, 2 G2 add, 3 G2 MSM, 4 pairing.
-pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
+pub fn cases(rng: &mut SmallRng) -> Vec<(Tag, Vec<u8>)> {
     let mut cases = Vec::new();
     let (p, q) = (g1_rand(rng), g1_rand(rng));
     let g1_invalid = [non_canonical(g1(p)), off_curve(g1(p)), g1(g1_outside(rng))];
@@ -91,7 +92,7 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
         (g1(p), g1_invalid[0].clone()),
         (g1_invalid[1].clone(), g1(q)),
     ] {
-        cases.push((0, [a, b].concat()));
+        cases.push((Tag::Bls12G1Add, [a, b].concat()));
     }
     let big = [0xff; 32];
     let k = |rng: &mut SmallRng| fr(rng).into_bigint().to_bytes_be();
@@ -115,7 +116,7 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
         vec![(g1_invalid[2].clone(), vec![0; 32])],
         vec![(g1_invalid[1].clone(), k1.clone())],
     ] {
-        cases.push((1, msm(&pairs)));
+        cases.push((Tag::Bls12G1Msm, msm(&pairs)));
     }
     let (r, s) = (g2_rand(rng), g2_rand(rng));
     let g2_invalid = [non_canonical(g2(r)), off_curve(g2(r)), g2(g2_outside(rng))];
@@ -128,7 +129,7 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
         (g2(r), g2_invalid[0].clone()),
         (g2_invalid[1].clone(), g2(s)),
     ] {
-        cases.push((2, [a, b].concat()));
+        cases.push((Tag::Bls12G2Add, [a, b].concat()));
     }
     for pairs in [
         vec![(g2(r), k1.clone())],
@@ -137,7 +138,7 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
         vec![(g2_invalid[2].clone(), k1.clone())],
         vec![(g2_invalid[1].clone(), vec![0; 32])],
     ] {
-        cases.push((3, msm(&pairs)));
+        cases.push((Tag::Bls12G2Msm, msm(&pairs)));
     }
     let (a, b) = (fr(rng), fr(rng));
     let (ga, gb) = (
@@ -158,7 +159,7 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
         vec![pair(g1_invalid[2].clone(), g2(gb))],
         vec![pair(g1(ga), g2_invalid[0].clone())],
     ] {
-        cases.push((4, pairs.concat()));
+        cases.push((Tag::Bls12Pairing, pairs.concat()));
     }
     // Map-to-curve: random elements, 0 (SWU's exceptional `ta = 0`), 1, p − 1, and p (refused);
     // over Fp2 also elements with a zero coordinate (the square root's `c1 = 0` branch).
@@ -172,13 +173,13 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
             P.to_vec(),
         ])
     {
-        cases.push((5, fp));
+        cases.push((Tag::Bls12MapFpToG1, fp));
     }
     for (input, _) in MAP_G1_VECTORS {
-        cases.push((5, hex::decode(input).unwrap()));
+        cases.push((Tag::Bls12MapFpToG1, hex::decode(input).unwrap()));
     }
     for (input, _) in MAP_G2_VECTORS {
-        cases.push((6, hex::decode(input).unwrap()));
+        cases.push((Tag::Bls12MapFp2ToG2, hex::decode(input).unwrap()));
     }
     for (c0, c1) in [
         (be(fq(rng)), be(fq(rng))),
@@ -196,7 +197,7 @@ pub fn cases(rng: &mut SmallRng) -> Vec<(usize, Vec<u8>)> {
         (P.to_vec(), vec![0; 48]),
         (vec![0; 48], P.to_vec()),
     ] {
-        cases.push((6, [c0, c1].concat()));
+        cases.push((Tag::Bls12MapFp2ToG2, [c0, c1].concat()));
     }
     cases
 }
