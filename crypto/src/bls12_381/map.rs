@@ -20,7 +20,7 @@ use revm::precompile::PrecompileHalt;
 use super::eip2537::{read_fp, write_g2};
 use super::g2::{Bls12381Fp2, G2Affine};
 use super::iso::*;
-use super::{mul_be, pow_be, to_uncompressed, Bls12381Coord, Bls12381G1Affine, SQRT_EXPONENT};
+use super::{mul_be, sqrt as sqrt_fp, to_uncompressed, Bls12381Coord, Bls12381G1Affine};
 use crate::be;
 use crate::tower::Fp2Arith;
 use crate::twist::Affine;
@@ -137,12 +137,6 @@ fn iso_g2(x: &Fp2, y: &Fp2) -> Option<G2Affine> {
         &G2_Y_DENOMINATOR,
     ];
     isogeny(maps, x, y).map(|(x, y)| Affine { x, y })
-}
-
-/// `a^((p+1)/4)` when it squares to `a`.
-fn sqrt_fp(a: &Fp) -> Option<Fp> {
-    let s = pow_be(a, &SQRT_EXPONENT);
-    (&s * &s == *a).then_some(s)
 }
 
 impl SwuField for Fp {

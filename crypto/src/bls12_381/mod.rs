@@ -51,7 +51,7 @@ pub(crate) const ORDER_BE: [u8; 32] =
     be::<32>(b"73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001");
 
 /// (p + 1)/4, big-endian: `a^((p+1)/4)` is a square root of a when one exists.
-pub(crate) const SQRT_EXPONENT: [u8; 48] = be::<48>(
+const SQRT_EXPONENT: [u8; 48] = be::<48>(
     b"0680447a8e5ff9a692c6e9ed90d2eb35d91dd2e13ce144afd9cc34a83dac3d8907aaffffac54ffffee7fbfffffffeaab",
 );
 
@@ -114,10 +114,7 @@ pub fn read_compressed(bytes: &[u8; 48]) -> Result<Bls12381G1Affine, G1Error> {
     }
     let x = Bls12381Coord::from_be_bytes(&x_bytes).ok_or(G1Error::NotAFieldElement)?;
     let rhs = &(&x * &x) * &x + &CURVE_B;
-    let mut y = pow_be(&rhs, &SQRT_EXPONENT);
-    if &y * &y != rhs {
-        return Err(G1Error::NotOnCurve);
-    }
+    let mut y = sqrt(&rhs).ok_or(G1Error::NotOnCurve)?;
     y.assert_reduced();
     if (y.to_be_bytes().as_ref() > HALF_P.as_slice()) != largest {
         y = y.neg();
@@ -142,8 +139,14 @@ pub fn to_uncompressed(point: &Bls12381G1Affine) -> [u8; 96] {
     out
 }
 
+/// A square root of `a`, `None` for a non-square: `a^((p+1)/4)` when it squares to `a`.
+pub(crate) fn sqrt(a: &Bls12381Coord) -> Option<Bls12381Coord> {
+    let s = pow_be(a, &SQRT_EXPONENT);
+    (&s * &s == *a).then_some(s)
+}
+
 /// `a^e` for a big-endian exponent.
-pub(crate) fn pow_be(a: &Bls12381Coord, exponent: &[u8]) -> Bls12381Coord {
+fn pow_be(a: &Bls12381Coord, exponent: &[u8]) -> Bls12381Coord {
     let mut acc = Bls12381Coord::ONE;
     for byte in exponent {
         for bit in (0..8).rev() {

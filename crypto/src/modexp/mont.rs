@@ -13,7 +13,7 @@
 
 use alloy_primitives::U256;
 
-use super::word::{self, Word, HALF_BITS, LOW_MASK, ONE, ZERO};
+use super::word::{self, from_u256, to_u256, Word, HALF_BITS, LOW_MASK, ONE, ZERO};
 
 /// A ring in which [`pow`] exponentiates.
 pub(crate) trait Ring {
@@ -112,17 +112,6 @@ fn neg_inverse(m: &Word) -> Word {
 fn two_256_mod(m: &Word) -> U256 {
     let m = to_u256(m);
     (U256::MAX % m + U256::from(1)) % m
-}
-
-fn to_u256(w: &Word) -> U256 {
-    U256::from_limbs(core::array::from_fn(|i| {
-        u64::from(w[2 * i]) | (u64::from(w[2 * i + 1]) << 32)
-    }))
-}
-
-fn from_u256(x: U256) -> Word {
-    let limbs = x.as_limbs();
-    core::array::from_fn(|i| (limbs[i / 2] >> (32 * (i % 2))) as u32)
 }
 
 /// Montgomery form mod an odd `m` with `R = 2^(8·CHUNK)`.

@@ -40,7 +40,7 @@ fn odd(base: &[u8], exp: &[u8], m: &Word) -> Word {
 
 /// `base^exp mod m`, `m` even and non-zero.
 fn even(base: &[u8], exp: &[u8], m: &Word) -> Word {
-    let k = trailing_zeros(m);
+    let k = word::to_u256(m).trailing_zeros();
     let o = word::shr(m, &[k as u32, 0, 0, 0, 0, 0, 0, 0]);
     // `2^k` divides `2^256`: the base's low 32 bytes are all that matter mod `2^k`.
     let low = word::from_be_slice(&base[base.len().saturating_sub(32)..]);
@@ -56,10 +56,4 @@ fn even(base: &[u8], exp: &[u8], m: &Word) -> Word {
     let mut x = word::mul(&o, &t);
     word::add_assign(&mut x, &ro);
     x
-}
-
-/// The number of trailing zero bits of a non-zero word.
-fn trailing_zeros(w: &Word) -> usize {
-    let i = w.iter().position(|l| *l != 0).expect("non-zero");
-    32 * i + w[i].trailing_zeros() as usize
 }

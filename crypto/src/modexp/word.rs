@@ -133,12 +133,25 @@ pub(crate) fn truncate(word: &mut Word, bits: usize) {
     }
 }
 
+/// The word as ruint's `U256` (for the one-off divisions the chip cannot do).
+pub(crate) fn to_u256(w: &Word) -> alloy_primitives::U256 {
+    alloy_primitives::U256::from_limbs(core::array::from_fn(|i| {
+        u64::from(w[2 * i]) | (u64::from(w[2 * i + 1]) << 32)
+    }))
+}
+
+/// A ruint `U256` as a word.
+pub(crate) fn from_u256(x: alloy_primitives::U256) -> Word {
+    let limbs = x.as_limbs();
+    core::array::from_fn(|i| (limbs[i / 2] >> (32 * (i % 2))) as u32)
+}
+
 /// The host's stand-in for the chip: ruint's `U256`.
 #[cfg(not(target_os = "zkvm"))]
 mod native {
     pub(super) use alloy_primitives::U256;
 
-    use super::Word;
+    use super::{from_u256, to_u256, Word};
 
     /// Reads a word.
     ///
@@ -146,10 +159,7 @@ mod native {
     /// `p` points to a live word.
     pub(super) unsafe fn load(p: *const Word) -> U256 {
         // SAFETY: the caller's.
-        let w = unsafe { *p };
-        U256::from_limbs(core::array::from_fn(|i| {
-            u64::from(w[2 * i]) | (u64::from(w[2 * i + 1]) << 32)
-        }))
+        to_u256(unsafe { &*p })
     }
 
     /// Writes a word.
@@ -157,9 +167,7 @@ mod native {
     /// # Safety
     /// `p` points to a live word no reference is held to.
     pub(super) unsafe fn store(p: *mut Word, x: U256) {
-        let limbs = x.as_limbs();
-        let w: Word = core::array::from_fn(|i| (limbs[i / 2] >> (32 * (i % 2))) as u32);
         // SAFETY: the caller's.
-        unsafe { *p = w };
+        unsafe { *p = from_u256(x) };
     }
 }
