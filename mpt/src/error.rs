@@ -101,6 +101,18 @@ pub enum TrieError {
         /// Where it ended.
         path: NibblePath,
     },
+    /// A key longer than 32 bytes (a trie path holds at most 64 nibbles).
+    #[error("key of {0} bytes (at most 32)")]
+    KeyTooLong(usize),
+    /// A node's path continues past a 32-byte key (64 nibbles): the node cannot be part of a
+    /// trie whose keys are 32 bytes, so the witness is corrupt.
+    #[error("the trie path at {path} continues {extra} nibbles past a 64-nibble key")]
+    PathTooDeep {
+        /// Where the node sits.
+        path: NibblePath,
+        /// How many nibbles its own path adds.
+        extra: usize,
+    },
     /// A computed root differs from the one expected.
     #[error("root mismatch: expected {expected}, got {got}")]
     RootMismatch {

@@ -102,7 +102,7 @@ impl<'s> Trie<'s> {
 
     /// The value stored at `key`, or `None` when the nodes prove there is none.
     pub fn get(&mut self, key: &[u8]) -> Result<Option<&[u8]>, TrieError> {
-        let key = Nibbles::unpack(key);
+        let key = unpack(key)?;
         let mut depth = 0;
         let root = self.root;
         let Some(mut id) = self.resolve(root, &key, 0)? else {
@@ -249,6 +249,26 @@ impl<'s> Trie<'s> {
         self.nodes.push(Node { kind, rlp });
         id
     }
+}
+
+/// A key as nibbles; a key over 32 bytes does not fit a trie path.
+pub(crate) fn unpack(key: &[u8]) -> Result<Nibbles, TrieError> {
+    if key.len() > 32 {
+        return Err(TrieError::KeyTooLong(key.len()));
+    }
+    Ok(Nibbles::unpack(key))
+}
+
+/// `prefix` followed by `rest`; a [`TrieError::PathTooDeep`] instead of `Nibbles`' assertion when
+/// a crafted node makes the two pass 64 nibbles.
+pub(crate) fn join_path(prefix: &Nibbles, rest: &Nibbles) -> Result<Nibbles, TrieError> {
+    if prefix.len() + rest.len() > 64 {
+        return Err(TrieError::PathTooDeep {
+            path: NibblePath(*prefix),
+            extra: rest.len(),
+        });
+    }
+    Ok(prefix.join(rest))
 }
 
 fn key_length(key: &Nibbles, depth: usize) -> TrieError {

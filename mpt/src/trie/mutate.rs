@@ -12,7 +12,7 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use alloy_trie::Nibbles;
 
-use super::{key_length, Child, Kind, NodeId, Trie};
+use super::{join_path, key_length, unpack, Child, Kind, NodeId, Trie};
 use crate::error::TrieError;
 
 /// A cheap copy of a node's shape, taken before the arena is mutated.
@@ -28,7 +28,7 @@ impl<'s> Trie<'s> {
         if value.is_empty() {
             return self.delete(key).map(drop);
         }
-        let key = Nibbles::unpack(key);
+        let key = unpack(key)?;
         let (root, _) = self.insert_at(self.root, &key, 0, Cow::Owned(value))?;
         self.root = root;
         Ok(())
@@ -36,7 +36,7 @@ impl<'s> Trie<'s> {
 
     /// Removes `key`; returns whether it was present.
     pub fn delete(&mut self, key: &[u8]) -> Result<bool, TrieError> {
-        let key = Nibbles::unpack(key);
+        let key = unpack(key)?;
         let (root, removed) = self.delete_at(self.root, &key, 0)?;
         self.root = root;
         Ok(removed)
@@ -195,7 +195,7 @@ impl<'s> Trie<'s> {
                 };
                 match self.shape(k) {
                     Shape::Leaf(p) | Shape::Extension(p, _) => {
-                        self.set_path(k, path.join(&p));
+                        self.set_path(k, join_path(&path, &p)?);
                         Ok((Child::Node(k), true))
                     }
                     Shape::Branch => Ok((Child::Node(id), true)),
@@ -233,7 +233,7 @@ impl<'s> Trie<'s> {
                 let nibble = Nibbles::from_nibbles([only]);
                 match self.shape(k) {
                     Shape::Leaf(p) | Shape::Extension(p, _) => {
-                        self.set_path(k, nibble.join(&p));
+                        self.set_path(k, join_path(&nibble, &p)?);
                         Ok((Child::Node(k), true))
                     }
                     Shape::Branch => Ok((self.extend(nibble, Child::Node(k)), true)),

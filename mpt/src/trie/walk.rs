@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use alloy_primitives::B256;
 use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 
-use super::{ChildRef, NodeStore, RawNode};
+use super::{join_path, ChildRef, NodeStore, RawNode};
 use crate::error::{NibblePath, TrieError};
 
 /// What [`walk_leaves`] saw.
@@ -57,13 +57,14 @@ pub fn walk_leaves<'a>(
         match node {
             RawNode::Leaf { path: rest, value } => {
                 stats.leaves += 1;
-                visit(&path.join(&rest), value);
+                visit(&join_path(&path, &rest)?, value);
             }
-            RawNode::Extension { path: rest, child } => follow(child, path.join(&rest), &mut stats),
+            RawNode::Extension { path: rest, child } => {
+                follow(child, join_path(&path, &rest)?, &mut stats)
+            }
             RawNode::Branch(children) => {
                 for (nibble, child) in children.into_iter().enumerate() {
-                    let mut at = path;
-                    at.push(nibble as u8);
+                    let at = join_path(&path, &Nibbles::from_nibbles([nibble as u8]))?;
                     follow(child, at, &mut stats);
                 }
             }
