@@ -1,6 +1,13 @@
 //! Chain configurations from JSON: the genesis-style `config` objects of EEST fixtures and
 //! clients, in reth's snake_case (`cancun_time`) or geth's camelCase (`cancunTime`), and the
 //! `network` names of blockchain tests (`"Prague"`: every fork through Prague from genesis).
+//!
+//! The merge: a config gives it as a netsplit block, or as a terminal total difficulty of zero
+//! (merged at genesis), or, as clients publish mainnet's and Sepolia's genesis configs, as a
+//! non-zero terminal total difficulty already passed with no block. A stateless verifier cannot
+//! sum difficulties, so for those it uses the chain's known first proof-of-stake block, the one
+//! its headers show (the first with difficulty zero): the config then selects exactly the rules
+//! the built-in one does, and has the same digest.
 
 use alloy_eips::eip7840::BlobParams;
 use alloy_hardforks::{EthereumHardfork, ForkCondition};
@@ -18,6 +25,29 @@ pub enum ChainError {
     /// No `chain_id` / `chainId` / `chainid`.
     #[error("chain config has no chain id")]
     NoChainId,
+    /// The config's blob parameters cannot be validated under.
+    #[error(transparent)]
+    Invalid(#[from] program::chain::ChainConfigError),
+    /// A non-zero terminal total difficulty with no merge block, on a chain whose merge block
+    /// this verifier does not know.
+    #[error("chain {chain_id}: terminal total difficulty {ttd} without `mergeNetsplitBlock`: give the first proof-of-stake block as `mergeNetsplitBlock`")]
+    UnknownMergeBlock {
+        /// The chain id.
+        chain_id: u64,
+        /// The terminal total difficulty as written.
+        ttd: String,
+    },
+    /// The file is unreadable or not JSON.
+    #[error("chain config {path}: {reason}")]
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A blockchain test's network that starts before the merge (proof-of-work blocks).
+    #[error("network `{0}` starts before the merge: proof-of-work blocks are not validated")]
+    PreMerge(String),
     /// A blockchain test's `network` that is not a plain fork name.
     #[error("unsupported network `{0}` (expected a fork name such as \"Prague\")")]
     UnknownNetwork(String),
@@ -112,21 +142,8 @@ pub fn from_genesis_config(config: &Value) -> Result<ChainConfig, ChainError> {
             forks.push((fork, ForkCondition::Block(block)));
         }
     }
-    // The merge: at genesis when the terminal total difficulty is zero (every EEST fixture),
-    // else at the netsplit block when given.
-    let ttd = get(config, "terminal_total_difficulty")
-        .map(|v| number(v, "terminal_total_difficulty"))
-        .transpose()?;
-    let netsplit = u64_field(config, "merge_netsplit_block")?;
-    if netsplit.is_some() || ttd == Some(0) {
-        forks.push((
-            EthereumHardfork::Paris,
-            ForkCondition::TTD {
-                activation_block_number: netsplit.unwrap_or(0),
-                fork_block: netsplit,
-                total_difficulty: U256::from(ttd.unwrap_or_default()),
-            },
-        ));
+    if let Some(paris) = merge(config, chain_id)? {
+        forks.push((EthereumHardfork::Paris, paris));
     }
     for (fork, stem) in TIME_FORKS {
         if let Some(time) = u64_field(config, &format!("{stem}_time"))? {
@@ -143,12 +160,66 @@ pub fn from_genesis_config(config: &Value) -> Result<ChainConfig, ChainError> {
         .or(Some(alloy_eips::eip6110::MAINNET_DEPOSIT_CONTRACT_ADDRESS));
     let schedule = get(config, "blob_schedule").cloned().unwrap_or(Value::Null);
     let blob_schedule = blob_schedule(&schedule, &forks)?;
-    Ok(ChainConfig {
+    let config = ChainConfig {
         chain_id,
         forks,
         blob_schedule,
         deposit_contract,
-    })
+    };
+    config.check()?;
+    Ok(config)
+}
+
+/// The first proof-of-stake block of chains whose published configs give only a terminal total
+/// difficulty: mainnet (the merge, block 15,537,394) and Sepolia (block 1,450,409).
+const KNOWN_MERGE_BLOCKS: [(u64, u64); 2] = [(1, 15_537_394), (11_155_111, 1_450_409)];
+
+/// The merge's condition: at the netsplit block when given; at genesis when the terminal total
+/// difficulty is zero (every EEST fixture); at the known first proof-of-stake block when a
+/// non-zero one is given without a block; never when there is no terminal total difficulty.
+fn merge(config: &Value, chain_id: u64) -> Result<Option<ForkCondition>, ChainError> {
+    let netsplit = u64_field(config, "merge_netsplit_block")?;
+    let ttd = get(config, "terminal_total_difficulty");
+    // Published configs write mainnet's 5.875e22 as a bare JSON number, over u64.
+    let ttd_value = match ttd {
+        None => None,
+        Some(Value::Number(n)) if n.as_u64().is_none() => n
+            .as_f64()
+            .filter(|f| *f > 0.0)
+            .map(|f| U256::from(f as u128))
+            .map(Some)
+            .ok_or_else(|| ChainError::BadField("terminal_total_difficulty".into()))?,
+        Some(v) => Some(U256::from(number(v, "terminal_total_difficulty")?)),
+    };
+    let block = match (netsplit, ttd_value) {
+        (Some(block), _) => block,
+        (None, Some(ttd)) if ttd.is_zero() => 0,
+        (None, Some(ttd)) => KNOWN_MERGE_BLOCKS
+            .iter()
+            .find(|(id, _)| *id == chain_id)
+            .map(|(_, block)| *block)
+            .ok_or_else(|| ChainError::UnknownMergeBlock {
+                chain_id,
+                ttd: ttd.to_string(),
+            })?,
+        (None, None) => return Ok(None),
+    };
+    Ok(Some(ForkCondition::TTD {
+        activation_block_number: block,
+        fork_block: netsplit,
+        total_difficulty: ttd_value.unwrap_or_default(),
+    }))
+}
+
+/// A chain config file: a genesis file (config under `config`) or a bare config object.
+pub fn from_file(path: &std::path::Path) -> Result<ChainConfig, ChainError> {
+    let file = |reason: String| ChainError::File {
+        path: path.to_owned(),
+        reason,
+    };
+    let text = std::fs::read(path).map_err(|e| file(e.to_string()))?;
+    let json: Value = serde_json::from_slice(&text).map_err(|e| file(e.to_string()))?;
+    from_genesis_config(json.get("config").unwrap_or(&json))
 }
 
 /// Default blob parameters for every scheduled fork, overridden by the config's entries
@@ -184,29 +255,60 @@ fn blob_schedule(
     Ok(out)
 }
 
-/// A blockchain test's `network`: every fork up to and including the named one, from genesis,
-/// with the test's `blobSchedule` (may be null).
+/// A blockchain test's `network`: every fork up to and including the named one from genesis,
+/// or a transition `XToYAtTime15k` (X from genesis, Y and the forks between at timestamp
+/// 15,000) with the test's `blobSchedule` (may be null). A network that starts before the merge
+/// is [`ChainError::PreMerge`]: a post-merge verifier does not run it.
 pub fn from_network(
     network: &str,
     chain_id: u64,
     schedule: &Value,
 ) -> Result<ChainConfig, ChainError> {
-    let last = FORKS
+    let position = |name: &str| {
+        FORKS
+            .iter()
+            .position(|f| f.name().eq_ignore_ascii_case(name))
+    };
+    let paris = position("Paris").unwrap_or_default();
+    let shanghai = position("Shanghai").unwrap_or_default();
+    let unknown = || ChainError::UnknownNetwork(network.to_owned());
+    let (first, later) = match network.split_once("To") {
+        None => (network, None),
+        Some((first, rest)) => {
+            let (name, at) = rest.split_once("At").ok_or_else(unknown)?;
+            (first, Some((name, at)))
+        }
+    };
+    // Names of pre-merge forks that `FORKS` spells otherwise (`ConstantinopleFix`, `EIP158`).
+    let first_at = match position(first) {
+        Some(at) if at >= paris => at,
+        Some(_) => return Err(ChainError::PreMerge(network.to_owned())),
+        None if ["ConstantinopleFix", "EIP150", "EIP158"].contains(&first) => {
+            return Err(ChainError::PreMerge(network.to_owned()))
+        }
+        None => return Err(unknown()),
+    };
+    let (last_at, switch) = match later {
+        None => (first_at, None),
+        Some((name, at)) => {
+            let time = at
+                .strip_prefix("Time")
+                .and_then(|t| t.strip_suffix('k'))
+                .and_then(|k| k.parse::<u64>().ok())
+                .map(|k| k * 1000)
+                .ok_or_else(unknown)?;
+            (position(name).ok_or_else(unknown)?, Some(time))
+        }
+    };
+    let forks: Vec<_> = FORKS[..=last_at]
         .iter()
-        .position(|f| f.name().eq_ignore_ascii_case(network))
-        .ok_or_else(|| ChainError::UnknownNetwork(network.to_owned()))?;
-    let forks: Vec<_> = FORKS[..=last]
-        .iter()
-        .map(|&fork| {
-            let at = FORKS.iter().position(|f| *f == fork).unwrap_or_default();
-            let condition = if at
-                >= FORKS
-                    .iter()
-                    .position(|f| *f == EthereumHardfork::Shanghai)
-                    .unwrap_or_default()
-            {
+        .enumerate()
+        .map(|(at, &fork)| {
+            let condition = if at > first_at {
+                ForkCondition::Timestamp(switch.unwrap_or_default())
+            } else if at >= shanghai {
                 ForkCondition::Timestamp(0)
-            } else if fork == EthereumHardfork::Paris {
+            } else if at == paris {
                 ForkCondition::TTD {
                     activation_block_number: 0,
                     fork_block: None,
@@ -219,10 +321,106 @@ pub fn from_network(
         })
         .collect();
     let blob_schedule = blob_schedule(schedule, &forks)?;
-    Ok(ChainConfig {
+    let config = ChainConfig {
         chain_id,
         forks,
         blob_schedule,
         deposit_contract: Some(alloy_eips::eip6110::MAINNET_DEPOSIT_CONTRACT_ADDRESS),
-    })
+    };
+    config.check()?;
+    Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// go-ethereum's published mainnet `config`: a terminal total difficulty already passed,
+    /// no merge block, the TTD a bare JSON number over u64.
+    const GETH_MAINNET: &str = r#"{
+        "chainId": 1, "homesteadBlock": 1150000, "daoForkBlock": 1920000, "daoForkSupport": true,
+        "eip150Block": 2463000, "eip155Block": 2675000, "eip158Block": 2675000,
+        "byzantiumBlock": 4370000, "constantinopleBlock": 7280000, "petersburgBlock": 7280000,
+        "istanbulBlock": 9069000, "muirGlacierBlock": 9200000, "berlinBlock": 12244000,
+        "londonBlock": 12965000, "arrowGlacierBlock": 13773000, "grayGlacierBlock": 15050000,
+        "terminalTotalDifficulty": 58750000000000000000000, "terminalTotalDifficultyPassed": true,
+        "shanghaiTime": 1681338455, "cancunTime": 1710338135, "pragueTime": 1746612311,
+        "osakaTime": 1764798551, "bpo1Time": 1765290071, "bpo2Time": 1767747671,
+        "depositContractAddress": "0x00000000219ab540356cbb839cbe05303d7705fa",
+        "ethash": {},
+        "blobSchedule": {
+            "cancun": {"target": 3, "max": 6, "baseFeeUpdateFraction": 3338477},
+            "prague": {"target": 6, "max": 9, "baseFeeUpdateFraction": 5007716},
+            "osaka": {"target": 6, "max": 9, "baseFeeUpdateFraction": 5007716},
+            "bpo1": {"target": 10, "max": 15, "baseFeeUpdateFraction": 8346193},
+            "bpo2": {"target": 14, "max": 21, "baseFeeUpdateFraction": 11684671}
+        }
+    }"#;
+
+    #[test]
+    fn geths_mainnet_config_is_the_built_in_mainnet() {
+        use alloy_hardforks::EthereumHardforks;
+        let config = from_genesis_config(&serde_json::from_str(GETH_MAINNET).unwrap()).unwrap();
+        assert!(config.is_paris_active_at_block(15_537_394));
+        assert!(!config.is_paris_active_at_block(15_537_393));
+        assert_eq!(config.canonical(), ChainConfig::mainnet().canonical());
+        assert_eq!(config.digest(), ChainConfig::mainnet().digest());
+    }
+
+    #[test]
+    fn a_passed_ttd_on_an_unknown_chain_asks_for_the_merge_block() {
+        let mut json: Value = serde_json::from_str(GETH_MAINNET).unwrap();
+        json["chainId"] = 12345.into();
+        assert!(matches!(
+            from_genesis_config(&json),
+            Err(ChainError::UnknownMergeBlock {
+                chain_id: 12345,
+                ..
+            })
+        ));
+        json["mergeNetsplitBlock"] = 100.into();
+        let config = from_genesis_config(&json).unwrap();
+        use alloy_hardforks::EthereumHardforks;
+        assert!(config.is_paris_active_at_block(100) && !config.is_paris_active_at_block(99));
+    }
+
+    #[test]
+    fn blob_schedules_that_divide_by_zero_are_refused() {
+        let mut json: Value = serde_json::from_str(GETH_MAINNET).unwrap();
+        json["blobSchedule"]["prague"]["max"] = 0.into();
+        assert!(matches!(
+            from_genesis_config(&json),
+            Err(ChainError::Invalid(_))
+        ));
+    }
+
+    #[test]
+    fn networks_and_transitions() {
+        use alloy_hardforks::EthereumHardforks;
+        let cancun = from_network("Cancun", 1, &Value::Null).unwrap();
+        assert!(cancun.is_cancun_active_at_timestamp(0));
+        assert!(!cancun.is_prague_active_at_timestamp(u64::MAX));
+        let transition = from_network("ShanghaiToCancunAtTime15k", 1, &Value::Null).unwrap();
+        assert!(transition.is_shanghai_active_at_timestamp(0));
+        assert!(!transition.is_cancun_active_at_timestamp(14_999));
+        assert!(transition.is_cancun_active_at_timestamp(15_000));
+        for pre_merge in [
+            "London",
+            "ConstantinopleFix",
+            "BerlinToLondonAt5",
+            "ArrowGlacierToParisAtDiffC0000",
+        ] {
+            assert!(
+                matches!(
+                    from_network(pre_merge, 1, &Value::Null),
+                    Err(ChainError::PreMerge(_))
+                ),
+                "{pre_merge}"
+            );
+        }
+        assert!(matches!(
+            from_network("Nonsense", 1, &Value::Null),
+            Err(ChainError::UnknownNetwork(_))
+        ));
+    }
 }

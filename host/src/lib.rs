@@ -4,6 +4,7 @@
 //! - [`blocks`]: the on-disk block format (`<n>.block.rlp` + `<n>.witness.json`, what an
 //!   archive node's `debug_getRawBlock` / `debug_executionWitness` return), loading and lookup.
 //! - [`chain`]: chain configurations from genesis-style JSON.
+//! - [`ef_tests`]: the Ethereum Foundation's blockchain tests, run statelessly (`host ef-tests`).
 //! - [`fetch`]: blocks and witnesses from an archive node's JSON-RPC, validated before caching.
 //! - [`fixtures`]: EEST blockchain tests, and the full-state → witness converter they need.
 //! - [`gen`]: the project's deterministic devnet blocks (the default block).
@@ -17,6 +18,7 @@
 
 pub mod blocks;
 pub mod chain;
+pub mod ef_tests;
 pub mod fetch;
 pub mod fixtures;
 pub mod gen;

@@ -16,7 +16,7 @@ use host::report::{
 };
 use host::run::{chain_for, run_native, NativeRun};
 use host::vm::{Crypto, Keccak};
-use print::{print_metered, print_run, print_witness, write_json};
+use print::{print_metered, print_public_values, print_run, print_witness, write_json};
 
 #[derive(Parser)]
 #[command(
@@ -152,10 +152,16 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Verify a proof file written by `host prove` and print the public values it proves.
+    /// Verify a proof file written by `host prove` and print the public values it proves. A
+    /// proof of the block guest must have been made under the expected chain config (mainnet
+    /// unless `--chain`).
     Verify {
         /// The proof file.
         file: PathBuf,
+        /// Genesis-style chain config (JSON) the proof must have been made under. Default:
+        /// Ethereum mainnet.
+        #[arg(long)]
+        chain: Option<PathBuf>,
     },
     /// Check a block's witness against its pre-state root and report what it reaches.
     Witness {
@@ -186,6 +192,19 @@ enum Command {
         /// Genesis-style chain config (JSON) to validate under. Default: Ethereum mainnet.
         #[arg(long)]
         chain: Option<PathBuf>,
+    },
+    /// Run Ethereum Foundation blockchain tests (files or directories of fixture JSON, any
+    /// depth) statelessly: one line per failure, then `N passed, N failed, N skipped`.
+    EfTests {
+        /// Fixture files or directories.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Write per-case results as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
     },
     /// Generate the project's devnet blocks (deterministic) with their witnesses, chain config
     /// and manifest.
@@ -330,46 +349,89 @@ fn prove(
         elapsed.as_secs_f64(),
         out.display()
     );
-    if let Some([block_hash, parent_hash, state_root]) =
-        host::vm::split_public_values(&file.public_values)
-    {
+    if let Some(values) = program::PublicValues::from_bytes(&file.public_values) {
         println!("  public values (in the proof file):");
-        println!("  block hash       {block_hash}");
-        println!("  parent hash      {parent_hash}");
-        println!("  post-state root  {state_root}");
+        print_public_values(&values, None);
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn verify(path: &std::path::Path) -> anyhow::Result<ExitCode> {
+fn verify(path: &Path, chain_file: Option<&Path>) -> anyhow::Result<ExitCode> {
     let file = host::proof::read(path)?;
-    match host::proof::verify(&file) {
-        Ok(public) => {
-            println!(
-                "proof {} VALID ({} {}, {} segments)",
-                path.display(),
-                file.bin,
-                file.keccak.name(),
-                file.proof.per_segment.len()
-            );
-            match host::vm::split_public_values(&public) {
-                Some([block_hash, parent_hash, state_root]) if file.bin == "guest" => {
-                    println!("  block hash       {block_hash}");
-                    println!("  parent hash      {parent_hash}");
-                    println!("  post-state root  {state_root}");
-                }
-                _ => println!(
+    let summary = |file: &host::proof::ProofFile| {
+        format!(
+            "{} {}, {} segments",
+            file.bin,
+            file.keccak.name(),
+            file.proof.per_segment.len()
+        )
+    };
+    if file.bin != "guest" {
+        // A probe guest's proof: its public values are its own.
+        return Ok(match host::proof::verify(&file) {
+            Ok(public) => {
+                println!("proof {} VALID ({})", path.display(), summary(&file));
+                println!(
                     "  public values    {}",
-                    alloy_primitives::hex::encode(&public)
-                ),
+                    alloy_primitives::hex::encode(public)
+                );
+                ExitCode::SUCCESS
             }
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => {
-            println!("proof {} INVALID: {e}", path.display());
-            Ok(ExitCode::from(1))
-        }
+            Err(e) => {
+                println!("proof {} INVALID: {e}", path.display());
+                ExitCode::from(1)
+            }
+        });
     }
+    let (chain, chain_name) = match chain_file {
+        Some(file) => (host::chain::from_file(file)?, file.display().to_string()),
+        None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
+    };
+    Ok(
+        match host::proof::verify_block(&file, &chain, &chain_name) {
+            Ok(values) => {
+                println!("proof {} VALID ({})", path.display(), summary(&file));
+                print_public_values(&values, Some(&chain_name));
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                println!("proof {} INVALID: {e}", path.display());
+                ExitCode::from(1)
+            }
+        },
+    )
+}
+
+fn ef_tests(
+    paths: &[PathBuf],
+    json: Option<&Path>,
+    threads: Option<usize>,
+) -> anyhow::Result<ExitCode> {
+    use std::io::IsTerminal;
+    let files = host::ef_tests::discover(paths)?;
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    eprintln!("{} fixture files, {threads} threads", files.len());
+    let terminal = std::io::stderr().is_terminal();
+    let progress = move |done: usize, total: usize| {
+        if terminal {
+            eprint!("\r{done}/{total} files");
+            if done == total {
+                eprintln!();
+            }
+        }
+    };
+    let summary = host::ef_tests::run_files(&files, threads, &progress);
+    print::print_ef_failures(&summary);
+    if let Some(path) = json {
+        write_json(path, &summary)?;
+    }
+    Ok(if summary.failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn main() -> ExitCode {
@@ -399,7 +461,7 @@ fn main() -> ExitCode {
             log_stacked_height,
             out,
         } => prove(&target, keccak, log_stacked_height, out),
-        Command::Verify { file } => verify(&file),
+        Command::Verify { file, chain } => verify(&file, chain.as_deref()),
         Command::Witness {
             target,
             pre_state_root,
@@ -436,6 +498,11 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 })
         }
+        Command::EfTests {
+            paths,
+            json,
+            threads,
+        } => ef_tests(&paths, json.as_deref(), threads),
         Command::Gen { out } => {
             let out = out.unwrap_or_else(blocks::default_root);
             host::gen::write_all(&out)

@@ -5,9 +5,13 @@ use std::process::ExitCode;
 use host::inspect::{RootSource, WitnessReport};
 use host::report::RunReport;
 use host::run::NativeRun;
+use program::{PublicValues, Verdict};
 
+/// Prints a native run's verdict; returns its exit status (0 valid, 1 invalid, 2 unusable,
+/// 3 witness insufficient).
 pub fn print_run(run: &NativeRun) -> ExitCode {
     let fork = run.fork().unwrap_or_else(|| "?".into());
+    let verdict = Verdict::of(&run.verdict);
     match &run.verdict {
         Ok(out) => {
             println!("block {} VALID natively ({fork})", run.data.id);
@@ -15,18 +19,39 @@ pub fn print_run(run: &NativeRun) -> ExitCode {
             println!("  parent hash      {}", out.parent_hash);
             println!("  pre-state root   {}", out.pre_state_root);
             println!("  post-state root  {}", out.post_state_root);
+            println!("  chain digest     {}", run.chain.digest());
             println!("  transactions     {}", out.tx_count);
             println!("  gas used         {}", out.gas_used);
             println!(
                 "  time             {:.1} ms",
                 run.elapsed.as_secs_f64() * 1e3
             );
-            ExitCode::SUCCESS
         }
         Err(e) => {
-            println!("block {} INVALID ({fork}): {e}", run.data.id);
-            ExitCode::from(1)
+            let word = match verdict {
+                Verdict::Insufficient => "WITNESS INSUFFICIENT",
+                Verdict::Unusable => "UNUSABLE",
+                _ => "INVALID",
+            };
+            println!("block {} {word} ({fork}): {e}", run.data.id);
+            if verdict == Verdict::Insufficient {
+                println!(
+                    "  the witness lacks data the block needs: this says nothing about the block"
+                );
+            }
         }
+    }
+    ExitCode::from(verdict.exit_code())
+}
+
+/// Prints a block proof's public values, and the chain they were checked against.
+pub fn print_public_values(values: &PublicValues, chain: Option<&str>) {
+    println!("  block hash       {}", values.block_hash);
+    println!("  parent hash      {}", values.parent_hash);
+    println!("  post-state root  {}", values.post_state_root);
+    match chain {
+        Some(name) => println!("  chain            {name} ({})", values.chain_digest),
+        None => println!("  chain digest     {}", values.chain_digest),
     }
 }
 
@@ -86,4 +111,31 @@ pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> anyh
     std::fs::write(path, serde_json::to_vec_pretty(value)?)?;
     eprintln!("wrote {}", path.display());
     Ok(())
+}
+
+/// One line per failed case, the skips by reason, then the closing line.
+pub fn print_ef_failures(summary: &host::ef_tests::Summary) {
+    use host::ef_tests::Outcome;
+    let mut skips: std::collections::BTreeMap<&str, usize> = Default::default();
+    for case in &summary.cases {
+        match &case.outcome {
+            Outcome::Failed(reason) => println!("FAIL {} {}: {reason}", case.file, case.name),
+            Outcome::Skipped(reason) => *skips.entry(reason.as_str()).or_default() += 1,
+            Outcome::Passed => {}
+        }
+    }
+    for (reason, n) in skips {
+        println!("skipped {n}: {reason}");
+    }
+    println!(
+        "{} files, {:.1} s, {:.0} cases/s; {} rejections for another rule than the fixture names",
+        summary.files,
+        summary.wall_s,
+        summary.cases_per_s(),
+        summary.exception_mismatches()
+    );
+    println!(
+        "{} passed, {} failed, {} skipped",
+        summary.passed, summary.failed, summary.skipped
+    );
 }

@@ -4,7 +4,9 @@
 //! value count and segment size) besides the proof and the public values it claims. Verifying
 //! rebuilds that guest, recomputes its program commitment and checks that the proof is a valid
 //! app proof **of that program** (a valid proof of any other program is rejected), then that
-//! the public values the proof commits to are the ones the file claims.
+//! the public values the proof commits to are the ones the file claims. A proof of the block
+//! guest is accepted only under the chain config the verifier expects ([`verify_block`]): its
+//! fourth public value must be that config's digest.
 
 use std::path::Path;
 use std::time::Duration;
@@ -35,8 +37,7 @@ pub struct ProofFile {
     pub public_values_len: usize,
     /// log2 of the segments' maximum trace height.
     pub log_stacked_height: usize,
-    /// The public values the proof claims (for the block guest: block hash, parent hash,
-    /// post-state root).
+    /// The public values the proof claims (for the block guest: [`program::PublicValues`]).
     pub public_values: Vec<u8>,
     /// The app proof.
     pub proof: ContinuationVmProof<SC>,
@@ -67,6 +68,65 @@ pub enum ProofError {
         /// What the file says.
         claimed: Vec<u8>,
     },
+}
+
+/// Why a verified proof of the block guest is still not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum BlockProofError {
+    /// The proof itself does not verify.
+    #[error(transparent)]
+    Proof(#[from] ProofError),
+    /// The proof is of another guest program than the block verifier.
+    #[error("the proof is of guest `{0}`, not of the block verifier `guest`")]
+    NotABlockProof(String),
+    /// The public values are fewer than the block guest reveals.
+    #[error("the proof commits to {0} bytes of public values, fewer than a block proof's {len}", len = program::PublicValues::LEN)]
+    ShortPublicValues(usize),
+    /// The block was validated under another chain config.
+    #[error("the proof was made under chain config {proved}, not the expected {expected_name} ({expected})")]
+    ChainDigest {
+        /// The digest the proof commits to.
+        proved: alloy_primitives::B256,
+        /// The expected config's digest.
+        expected: alloy_primitives::B256,
+        /// The expected config's name.
+        expected_name: String,
+    },
+}
+
+/// Verifies a proof of the block guest and that it was made under `chain` (named `chain_name`
+/// in errors): the proof verifies ([`verify`]) and its chain digest is `chain`'s.
+pub fn verify_block(
+    file: &ProofFile,
+    chain: &program::ChainConfig,
+    chain_name: &str,
+) -> Result<program::PublicValues, BlockProofError> {
+    if file.bin != "guest" {
+        return Err(BlockProofError::NotABlockProof(file.bin.clone()));
+    }
+    let public = verify(file)?;
+    let values = program::PublicValues::from_bytes(&public)
+        .ok_or(BlockProofError::ShortPublicValues(public.len()))?;
+    check_chain(&values, chain, chain_name)?;
+    Ok(values)
+}
+
+/// Checks that `values` were proved under `chain`.
+pub fn check_chain(
+    values: &program::PublicValues,
+    chain: &program::ChainConfig,
+    chain_name: &str,
+) -> Result<(), BlockProofError> {
+    let expected = chain.digest();
+    if values.chain_digest == expected {
+        Ok(())
+    } else {
+        Err(BlockProofError::ChainDigest {
+            proved: values.chain_digest,
+            expected,
+            expected_name: chain_name.to_owned(),
+        })
+    }
 }
 
 /// The smallest log2 stacked height that holds `elf`'s program trace (one row per

@@ -4,11 +4,11 @@ use std::time::Duration;
 
 use alloy_primitives::B256;
 use alloy_rlp::Encodable;
-use program::{BlockOutput, StatelessInput};
+use program::{PublicValues, StatelessInput, Verdict};
 use serde::Serialize;
 
 use crate::run::NativeRun;
-use crate::vm::{self, build_guest, split_public_values, Crypto, Keccak, Metering, Vm, VmError};
+use crate::vm::{self, build_guest, Crypto, Keccak, Metering, Vm, VmError};
 
 /// How a block is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -29,10 +29,16 @@ pub struct RunReport {
     pub block: String,
     /// Its hash (from the native run).
     pub block_hash: Option<B256>,
-    /// The verdict.
+    /// The verdict: `valid`, `invalid` (a rule broken), `insufficient` (the witness lacks
+    /// data) or `unusable`.
+    pub verdict: &'static str,
+    /// Whether the verdict is `valid`.
     pub valid: bool,
-    /// Why it is invalid.
+    /// Why it is not valid.
     pub error: Option<String>,
+    /// keccak256 of the canonical chain config the block was validated under (a proof's fourth
+    /// public value).
+    pub chain_digest: B256,
     /// Gas used.
     pub gas_used: Option<u64>,
     /// The mode.
@@ -64,8 +70,10 @@ impl RunReport {
         Self {
             block: run.data.id.clone(),
             block_hash: out.map(|o| o.block_hash),
+            verdict: Verdict::of(&run.verdict).name(),
             valid: out.is_some(),
             error: run.verdict.as_ref().err().map(ToString::to_string),
+            chain_digest: run.chain.digest(),
             gas_used: out.map(|o| o.gas_used),
             mode: Mode::Native,
             keccak: None,
@@ -102,10 +110,10 @@ pub enum VmRunError {
     /// The guest revealed other public values than the native run computed.
     #[error("public values differ from the native run: guest revealed {got:?}, native gives {expected:?}")]
     PublicValues {
-        /// Native (block hash, parent hash, post-state root).
-        expected: Box<[B256; 3]>,
-        /// Revealed by the guest.
-        got: Option<Box<[B256; 3]>>,
+        /// The native run's.
+        expected: Box<PublicValues>,
+        /// Revealed by the guest (`None`: fewer bytes than the layout holds).
+        got: Option<Box<PublicValues>>,
     },
     /// A census build revealed too few public values.
     #[error("the census build revealed {got} bytes of public values, not {expected}")]
@@ -117,14 +125,14 @@ pub enum VmRunError {
     },
 }
 
-/// Checks revealed public values against the native run's.
-pub(crate) fn check_public(public: &[u8], native: &BlockOutput) -> Result<(), VmRunError> {
-    let expected = [
-        native.block_hash,
-        native.parent_hash,
-        native.post_state_root,
-    ];
-    let got = split_public_values(public);
+/// Checks the public values a guest revealed (a census build's tail after them is ignored)
+/// against those of the native run, when it found the block valid.
+pub(crate) fn check_public(public: &[u8], run: &NativeRun) -> Result<(), VmRunError> {
+    let Ok(native) = &run.verdict else {
+        return Ok(());
+    };
+    let expected = PublicValues::new(native, &run.chain);
+    let got = PublicValues::from_bytes(public);
     if got == Some(expected) {
         Ok(())
     } else {
@@ -168,9 +176,7 @@ pub fn run_in_vm_with(
     });
     report.wall_s = elapsed.as_secs_f64();
     let (public, metering) = result?;
-    if let Ok(native) = &run.verdict {
-        check_public(&public, native)?;
-    }
+    check_public(&public, run)?;
     if let Some(m) = metering {
         report.instructions = Some(m.instructions);
         report.main_cells = Some(m.main_cells);
@@ -264,9 +270,7 @@ pub fn run_census(run: &NativeRun, keccak: Keccak) -> Result<CensusReport, VmRun
         keccak.name()
     );
     let public = vm.execute(&guest_input(run))?;
-    if let Ok(native) = &run.verdict {
-        check_public(&public[..vm::PUBLIC_VALUES], native)?;
-    }
+    check_public(&public, run)?;
     let (c, guest_heap_bytes) = vm::decode_census(&public).ok_or(VmRunError::CensusMissing {
         got: public.len(),
         expected: vm::CENSUS_PUBLIC_VALUES,

@@ -44,12 +44,7 @@ pub fn chain_for(dir: &Path, id: &str, chain_file: Option<&Path>) -> Result<Chai
         None if beside.is_file() => beside,
         None => return Ok(ChainConfig::mainnet()),
     };
-    let text = std::fs::read(&path).map_err(|e| RunError::chain(&path, e))?;
-    let json: serde_json::Value =
-        serde_json::from_slice(&text).map_err(|e| RunError::chain(&path, e))?;
-    // A genesis file holds the config under `config`; a bare config is the object itself.
-    let config = json.get("config").unwrap_or(&json);
-    chain::from_genesis_config(config).map_err(|e: ChainError| RunError::chain(&path, e))
+    chain::from_file(&path).map_err(|e: ChainError| RunError::chain(&path, e))
 }
 
 /// A native validation's result.

@@ -6,8 +6,8 @@
 //! only when guest sources change. Variants: `ours` (this project's sponge) and `stock`
 //! (OpenVM's `Keccak256` / `native_xorin`), which differ in the `stock-keccak` feature only.
 //!
-//! **VM.** rv32i, rv32m, io and the keccak extension, 96 public values (block hash, parent
-//! hash, post-state root).
+//! **VM.** rv32im, io, keccak, SHA-2, Int256, modular arithmetic, Fp2 and short Weierstrass
+//! ([`vm_config`]), with the block guest's 128 public values ([`program::PublicValues`]).
 //!
 //! **Metering** runs OpenVM's metered interpreter without committing the program for a
 //! prover (the SDK's `execute_metered` does, which costs minutes): only the app proving key
@@ -44,8 +44,9 @@ use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
 /// codegen unit).
 pub const GUEST_PROFILE: &str = "guest";
 
-/// Public values the guest reveals: block hash, parent hash, post-state root.
-pub const PUBLIC_VALUES: usize = 96;
+/// Public values the block guest reveals: [`program::PublicValues`] (block hash, parent hash,
+/// post-state root, chain-config digest).
+pub const PUBLIC_VALUES: usize = program::PublicValues::LEN;
 
 /// Which keccak the guest hashes with.
 #[derive(
@@ -194,7 +195,7 @@ pub fn build_guest_bin(
     Elf::decode(&bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
 }
 
-/// Public values of a census build: the block's 96 bytes, then 10 little-endian u64 (the
+/// Public values of a census build: the block's [`PUBLIC_VALUES`], then 10 little-endian u64 (the
 /// census counters and the guest's total heap use).
 pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 
@@ -419,14 +420,6 @@ impl Vm {
         };
         Ok((public, metering))
     }
-}
-
-/// Splits 96 public-value bytes into (block hash, parent hash, post-state root).
-pub fn split_public_values(public: &[u8]) -> Option<[alloy_primitives::B256; 3]> {
-    (public.len() == PUBLIC_VALUES).then(|| {
-        let word = |k: usize| alloy_primitives::B256::from_slice(&public[32 * k..32 * (k + 1)]);
-        [word(0), word(1), word(2)]
-    })
 }
 
 /// Wall time and the throughput it implies.

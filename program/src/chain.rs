@@ -3,6 +3,12 @@
 //! Ethereum mainnet is built in ([`ChainConfig::mainnet`]); other chains (the EEST fixtures'
 //! genesis-style configs) are a list of fork activations plus blob parameters. The list form is
 //! what the guest reads, so it is kept plain: `(fork, condition)` pairs, RLP-encodable.
+//!
+//! A proof commits to the config through [`ChainConfig::digest`]: keccak256 of the RLP of its
+//! canonical form ([`ChainConfig::canonical`]: forks and blob schedules in activation order, one
+//! entry per fork, never-activating forks dropped), so two configs that select the same rules
+//! have the same digest whatever JSON or order they came from. A config whose blob parameters
+//! would divide by zero is refused ([`ChainConfig::check`]), on decoding too.
 
 use alloc::vec::Vec;
 use alloy_eips::eip7840::BlobParams;
@@ -114,6 +120,102 @@ impl ChainConfig {
             .filter(|(fork, _)| self.is_ethereum_fork_active_at_timestamp(*fork, timestamp))
             .max_by_key(|(fork, _)| fork_code(*fork))
             .map(|(_, params)| *params)
+    }
+}
+
+/// A chain config no block can be validated under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum ChainConfigError {
+    /// A blob schedule entry allows no blobs per block or has a zero update fraction: the
+    /// blob-fee arithmetic would divide by zero.
+    #[error("blob schedule of {fork}: {field} must be positive")]
+    BlobParams {
+        /// The fork whose schedule it is.
+        fork: EthereumHardfork,
+        /// `max_blob_count` or `update_fraction`.
+        field: &'static str,
+    },
+    /// A blob schedule targets more blobs than it allows.
+    #[error("blob schedule of {fork}: target {target} exceeds max {max}")]
+    BlobTarget {
+        /// The fork whose schedule it is.
+        fork: EthereumHardfork,
+        /// Its target blob count.
+        target: u64,
+        /// Its maximum.
+        max: u64,
+    },
+}
+
+impl ChainConfig {
+    /// Refuses parameters the rules cannot run under (each would be a division by zero or an
+    /// underflow in the blob-fee arithmetic).
+    pub fn check(&self) -> Result<(), ChainConfigError> {
+        for (fork, params) in &self.blob_schedule {
+            let fork = *fork;
+            if params.max_blob_count == 0 {
+                let field = "max_blob_count";
+                return Err(ChainConfigError::BlobParams { fork, field });
+            }
+            if params.update_fraction == 0 {
+                let field = "update_fraction";
+                return Err(ChainConfigError::BlobParams { fork, field });
+            }
+            if params.target_blob_count > params.max_blob_count {
+                return Err(ChainConfigError::BlobTarget {
+                    fork,
+                    target: params.target_blob_count,
+                    max: params.max_blob_count,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The same rules in one canonical form: forks and blob schedules sorted by activation
+    /// order, the first entry of a fork listed twice kept (the one lookups find), forks that
+    /// never activate dropped (an unlisted fork never activates either), and a merge by total
+    /// difficulty kept as its activation block alone (all that selects rules, and all the
+    /// encoding holds).
+    pub fn canonical(&self) -> Self {
+        let mut forks: Vec<(EthereumHardfork, ForkCondition)> = Vec::new();
+        for &(fork, condition) in &self.forks {
+            if condition != ForkCondition::Never && !forks.iter().any(|(f, _)| *f == fork) {
+                let condition = match condition {
+                    ForkCondition::TTD {
+                        activation_block_number,
+                        ..
+                    } => ForkCondition::TTD {
+                        activation_block_number,
+                        fork_block: None,
+                        total_difficulty: U256::ZERO,
+                    },
+                    other => other,
+                };
+                forks.push((fork, condition));
+            }
+        }
+        forks.sort_by_key(|(fork, _)| fork_code(*fork));
+        let mut blob_schedule: Vec<(EthereumHardfork, BlobParams)> = Vec::new();
+        for &(fork, params) in &self.blob_schedule {
+            if !blob_schedule.iter().any(|(f, _)| *f == fork) {
+                blob_schedule.push((fork, params));
+            }
+        }
+        blob_schedule.sort_by_key(|(fork, _)| fork_code(*fork));
+        Self {
+            chain_id: self.chain_id,
+            forks,
+            blob_schedule,
+            deposit_contract: self.deposit_contract,
+        }
+    }
+
+    /// keccak256 of the canonical form's RLP: what a proof commits to.
+    pub fn digest(&self) -> alloy_primitives::B256 {
+        let mut sponge = mpt::Keccak256::new();
+        self.canonical().encode(&mut sponge);
+        sponge.finalize()
     }
 }
 
@@ -269,12 +371,16 @@ impl Decodable for ChainConfig {
         if raw.deposit_contract.len() > 1 {
             return Err(alloy_rlp::Error::Custom("more than one deposit contract"));
         }
-        Ok(Self {
+        let config = Self {
             chain_id: raw.chain_id,
             forks,
             blob_schedule,
             deposit_contract: raw.deposit_contract.first().copied(),
-        })
+        };
+        config.check().map_err(|_| {
+            alloy_rlp::Error::Custom("blob schedule with a zero maximum or fraction")
+        })?;
+        Ok(config)
     }
 }
 
@@ -286,5 +392,87 @@ impl ChainConfig {
             .filter(|(_, c)| c.active_at_block(number) || c.active_at_timestamp(timestamp))
             .max_by_key(|(fork, _)| fork_code(*fork))
             .map_or(EthereumHardfork::Frontier, |(fork, _)| *fork)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digest_ignores_order_duplicates_and_never_forks() {
+        let mainnet = ChainConfig::mainnet();
+        let mut shuffled = mainnet.clone();
+        shuffled.forks.reverse();
+        shuffled.blob_schedule.reverse();
+        shuffled
+            .forks
+            .push((EthereumHardfork::Amsterdam, ForkCondition::Never));
+        let first = shuffled.forks[0];
+        shuffled.forks.push((first.0, ForkCondition::Block(1)));
+        assert_eq!(shuffled.digest(), mainnet.digest());
+        assert_eq!(shuffled.canonical(), mainnet.canonical());
+        // Decoding the encoding gives the same digest.
+        let bytes = alloy_rlp::encode(&mainnet);
+        let decoded = ChainConfig::decode(&mut bytes.as_slice()).unwrap();
+        assert_eq!(decoded.digest(), mainnet.digest());
+    }
+
+    #[test]
+    fn every_rule_changes_the_digest() {
+        let mainnet = ChainConfig::mainnet();
+        let base = mainnet.digest();
+        let mut no_osaka = mainnet.clone();
+        no_osaka
+            .forks
+            .retain(|(fork, _)| *fork != EthereumHardfork::Osaka);
+        let mut later_osaka = mainnet.clone();
+        for (fork, condition) in &mut later_osaka.forks {
+            if *fork == EthereumHardfork::Osaka {
+                *condition = ForkCondition::Timestamp(u64::MAX);
+            }
+        }
+        let mut blobs = mainnet.clone();
+        blobs.blob_schedule[0].1.max_blob_count += 1;
+        let mut deposit = mainnet.clone();
+        deposit.deposit_contract = Some(Address::repeat_byte(1));
+        let mut chain_id = mainnet.clone();
+        chain_id.chain_id = 2;
+        for (name, config) in [
+            ("osaka removed", no_osaka),
+            ("osaka later", later_osaka),
+            ("blob max", blobs),
+            ("deposit contract", deposit),
+            ("chain id", chain_id),
+        ] {
+            assert_ne!(config.digest(), base, "{name}");
+        }
+    }
+
+    #[test]
+    fn blob_parameters_that_divide_by_zero_are_refused() {
+        for (edit, field) in [
+            (
+                (|p: &mut BlobParams| p.max_blob_count = 0) as fn(&mut BlobParams),
+                "max_blob_count",
+            ),
+            (
+                |p: &mut BlobParams| p.update_fraction = 0,
+                "update_fraction",
+            ),
+        ] {
+            let mut config = ChainConfig::mainnet();
+            edit(&mut config.blob_schedule[0].1);
+            assert_eq!(
+                config.check(),
+                Err(ChainConfigError::BlobParams {
+                    fork: EthereumHardfork::Cancun,
+                    field
+                })
+            );
+            let bytes = alloy_rlp::encode(&config);
+            assert!(ChainConfig::decode(&mut bytes.as_slice()).is_err());
+        }
+        assert_eq!(ChainConfig::mainnet().check(), Ok(()));
     }
 }

@@ -6,6 +6,7 @@ use alloc::string::String;
 use alloy_primitives::{Bloom, B256};
 use mpt::TrieError;
 
+use crate::chain::ChainConfigError;
 use crate::witness::WitnessError;
 
 /// What the execution needed that the witness does not provide.
@@ -30,6 +31,16 @@ pub enum ValidationError {
     /// The block is not `rlp([header, transactions, ommers, withdrawals])`.
     #[error("block RLP is malformed: {0}")]
     BlockRlp(alloy_rlp::Error),
+    /// The chain config cannot be validated under.
+    #[error("chain config: {0}")]
+    Chain(ChainConfigError),
+    /// A blob transaction in the block is in its network form, with the sidecar (blobs,
+    /// commitments, proofs): a block carries only the transaction the chain hashes.
+    #[error("transaction {index} is a blob transaction with its sidecar (network form), which a block never carries")]
+    BlobSidecarInBlock {
+        /// Its index in the block.
+        index: usize,
+    },
     /// The witness cannot give the pre-state.
     #[error(transparent)]
     Witness(#[from] WitnessError),
@@ -190,6 +201,86 @@ pub enum ValidationError {
         /// Computed.
         got: B256,
     },
+}
+
+/// What a validation says about a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The block obeys the chain's rules.
+    Valid,
+    /// The block breaks a rule, named by the error.
+    Invalid,
+    /// The witness lacks (or holds a corrupt copy of) what validation needs: a trie node, a
+    /// bytecode, an ancestor header, the pre-state root. It says nothing about the block.
+    Insufficient,
+    /// The input cannot be validated at all (a config no block runs under, a proof-of-work
+    /// block).
+    Unusable,
+}
+
+impl Verdict {
+    /// The verdict of a validation's result.
+    pub fn of<T>(result: &Result<T, ValidationError>) -> Self {
+        match result {
+            Ok(_) => Self::Valid,
+            Err(e) => e.verdict(),
+        }
+    }
+
+    /// Its name in reports and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Valid => "valid",
+            Self::Invalid => "invalid",
+            Self::Insufficient => "insufficient",
+            Self::Unusable => "unusable",
+        }
+    }
+
+    /// The process exit status that reports it: 0 valid, 1 invalid, 2 unusable, 3 insufficient.
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Self::Valid => 0,
+            Self::Invalid => 1,
+            Self::Unusable => 2,
+            Self::Insufficient => 3,
+        }
+    }
+}
+
+impl ValidationError {
+    /// Whether the error is the block's fault (a broken rule), the witness's (missing or corrupt
+    /// data) or the input's (unusable).
+    pub fn verdict(&self) -> Verdict {
+        use ValidationError::*;
+        match self {
+            Witness(_)
+            | AncestorRlp { .. }
+            | AncestorNumber { .. }
+            | AncestorLink { .. }
+            | TooManyAncestors(_)
+            | ParentHash { .. }
+            | MissingWitnessData(_)
+            | StateUpdate(_) => Verdict::Insufficient,
+            Chain(_) | PreMerge(_) => Verdict::Unusable,
+            BlockRlp(_)
+            | BlobSidecarInBlock { .. }
+            | HeaderField { .. }
+            | GasLimit { .. }
+            | ForkField { .. }
+            | BlockTooLarge { .. }
+            | BodyRoot { .. }
+            | Withdrawals(_)
+            | SenderRecovery { .. }
+            | Execution(_)
+            | GasUsed { .. }
+            | BlobGasUsed { .. }
+            | ReceiptsRoot { .. }
+            | LogsBloom { .. }
+            | RequestsHash { .. }
+            | StateRoot { .. } => Verdict::Invalid,
+        }
+    }
 }
 
 /// Renders a header field mismatch.

@@ -9,7 +9,8 @@
 //! Modules: [`witness`] (the witness, pre-state root), [`chain`] (fork schedule), [`header`]
 //! (ancestors, header rules), [`body`] (roots, senders), [`db`] (the witness as revm's database),
 //! [`execute`] (alloy-evm's block executor, state changes into the trie), [`validate`] (the
-//! whole check), [`input`] (what the guest reads), [`error`].
+//! whole check), [`input`] (what the guest reads), [`public`] (what a proof commits to),
+//! [`error`] (why a block fails, and the [`Verdict`]).
 #![no_std]
 #![warn(missing_docs)]
 
@@ -22,11 +23,13 @@ pub mod error;
 pub mod execute;
 pub mod header;
 pub mod input;
+pub mod public;
 pub mod validate;
 pub mod witness;
 
 pub use chain::ChainConfig;
-pub use error::{DbError, ValidationError};
-pub use input::StatelessInput;
-pub use validate::{validate_block, BlockOutput};
+pub use error::{DbError, ValidationError, Verdict};
+pub use input::{InputError, StatelessInput};
+pub use public::PublicValues;
+pub use validate::{decode_block, validate_block, validate_block_over, BlockOutput, ValidBlock};
 pub use witness::{ExecutionWitness, WitnessError};

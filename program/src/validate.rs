@@ -8,10 +8,12 @@
 //! 6. gas used, blob gas used, receipts root, logs bloom and requests hash match the header;
 //! 7. the state changes, applied to the trie, give the header's state root.
 
-use alloy_consensus::{proofs, Block, Header, TxEnvelope, TxReceipt};
+use alloc::vec::Vec;
+use alloy_consensus::{proofs, Block, Header, TxEip4844Variant, TxEnvelope, TxReceipt};
 use alloy_hardforks::EthereumHardforks;
-use alloy_primitives::{Bloom, B256};
+use alloy_primitives::{Bloom, Bytes, B256};
 use alloy_rlp::{Decodable, Encodable};
+use mpt::{NodeStore, StateTrie};
 
 use crate::body::{recover_senders, validate_body};
 use crate::chain::ChainConfig;
@@ -57,12 +59,10 @@ fn check<T: PartialEq>(
     }
 }
 
-/// Validates the block `block_rlp` against `witness` under `chain`.
-pub fn validate_block(
-    block_rlp: &[u8],
-    witness: &ExecutionWitness,
-    chain: &ChainConfig,
-) -> Result<BlockOutput, ValidationError> {
+/// Decodes a block as the chain hashes it: exactly one `rlp([header, transactions, ommers,
+/// withdrawals])`, no trailing bytes, and no blob transaction in the network form with its
+/// sidecar (alloy's envelope decodes both forms; only the bare transaction is in a block).
+pub fn decode_block(block_rlp: &[u8]) -> Result<Block<TxEnvelope>, ValidationError> {
     let mut buf = block_rlp;
     let block = Block::<TxEnvelope>::decode(&mut buf).map_err(ValidationError::BlockRlp)?;
     if !buf.is_empty() {
@@ -70,6 +70,48 @@ pub fn validate_block(
             alloy_rlp::Error::UnexpectedLength,
         ));
     }
+    for (index, tx) in block.body.transactions.iter().enumerate() {
+        if let TxEnvelope::Eip4844(signed) = tx {
+            if matches!(signed.tx(), TxEip4844Variant::TxEip4844WithSidecar(_)) {
+                return Err(ValidationError::BlobSidecarInBlock { index });
+            }
+        }
+    }
+    Ok(block)
+}
+
+/// Validates the block `block_rlp` against `witness` under `chain`.
+pub fn validate_block(
+    block_rlp: &[u8],
+    witness: &ExecutionWitness,
+    chain: &ChainConfig,
+) -> Result<BlockOutput, ValidationError> {
+    let store = witness.node_store();
+    validate_block_over(block_rlp, witness, &store, chain).map(|valid| valid.output)
+}
+
+/// A valid block, with what a caller needs to validate a child on top of it.
+#[derive(Debug)]
+pub struct ValidBlock<'s> {
+    /// What the block commits to.
+    pub output: BlockOutput,
+    /// The post-state trie (its root is the block's `state_root`); its
+    /// [`StateTrie::encoded_nodes`] with the witness's nodes hold the post-state.
+    pub post_state: StateTrie<'s>,
+    /// Bytecodes the block deployed.
+    pub new_codes: Vec<Bytes>,
+}
+
+/// [`validate_block`] over `store`, the witness's nodes ([`ExecutionWitness::node_store`]),
+/// keeping the post-state.
+pub fn validate_block_over<'s>(
+    block_rlp: &[u8],
+    witness: &ExecutionWitness,
+    store: &'s NodeStore<'s>,
+    chain: &ChainConfig,
+) -> Result<ValidBlock<'s>, ValidationError> {
+    chain.check().map_err(ValidationError::Chain)?;
+    let block = decode_block(block_rlp)?;
     let header = &block.header;
     if chain.is_osaka_active_at_timestamp(header.timestamp) && block_rlp.len() > MAX_RLP_BLOCK_SIZE
     {
@@ -89,9 +131,8 @@ pub fn validate_block(
     validate_body(&block, chain)?;
     let senders = recover_senders(&block.body.transactions)?;
 
-    let store = witness.node_store();
     // The parent is decoded already: its state root needs no second parse.
-    let state = open_pre_state(&store, parent.state_root)?;
+    let state = open_pre_state(store, parent.state_root)?;
     let mut db = WitnessDb::new(state, &witness.codes, block_hashes);
     let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
 
@@ -131,12 +172,22 @@ pub fn validate_block(
         ValidationError::StateRoot { expected, got }
     })?;
 
-    Ok(BlockOutput {
+    let output = BlockOutput {
         block_hash: header_hash(header),
         parent_hash,
         pre_state_root: parent.state_root,
         post_state_root,
         gas_used: result.gas_used,
         tx_count: block.body.transactions.len(),
+    };
+    let new_codes = bundle
+        .contracts
+        .values()
+        .map(|code| code.original_bytes())
+        .collect();
+    Ok(ValidBlock {
+        output,
+        post_state: state,
+        new_codes,
     })
 }

@@ -1,62 +1,38 @@
-//! The EEST blockchain tests in `../shared/blocks/eest-blockchain/`, run statelessly: the full
-//! pre-state becomes the witness (host::fixtures::full_state_witness), and each block gets the
-//! fixture's verdict.
+//! The EEST blockchain tests in `../shared/blocks/eest-blockchain/`, run statelessly through
+//! `host::ef_tests` (the full pre-state becomes the witness) with the fixture's verdict.
 
-use alloy_rlp::Decodable;
-use host::fixtures::load_blockchain_tests;
-use program::ValidationError;
+use host::ef_tests::{run_file, Outcome};
 use tests::shared_blocks_dir;
-
-fn genesis_state_root(test: &host::fixtures::BlockchainTest) -> alloy_primitives::B256 {
-    alloy_consensus::Header::decode(&mut test.witness.headers[0].as_ref())
-        .unwrap()
-        .state_root
-}
 
 #[test]
 fn empty_block_is_valid() {
-    let tests =
-        load_blockchain_tests(&shared_blocks_dir().join("eest-blockchain/empty_block.json"))
-            .unwrap();
-    assert_eq!(tests.len(), 1);
-    for t in &tests {
-        assert!(t.expect_exception.is_none());
-        // The converter rebuilt the genesis state exactly.
-        assert_eq!(t.pre_state_root, genesis_state_root(t), "{}", t.name);
-        let out = program::validate_block(&t.block, &t.witness, &t.chain)
-            .unwrap_or_else(|e| panic!("{}: {e}", t.name));
-        assert_eq!(out.block_hash, t.last_block_hash, "{}", t.name);
-    }
+    let cases = run_file(&shared_blocks_dir().join("eest-blockchain/empty_block.json"));
+    assert_eq!(cases.len(), 1);
+    let case = &cases[0];
+    assert_eq!(case.outcome, Outcome::Passed, "{}", case.name);
+    assert_eq!(case.blocks.len(), 1);
+    assert_eq!(case.blocks[0].verdict, "valid");
 }
 
 #[test]
 fn negative_excess_blob_gas_is_rejected() {
-    let tests = load_blockchain_tests(
+    let cases = run_file(
         &shared_blocks_dir().join("eest-blockchain/invalid_negative_excess_blob_gas.json"),
-    )
-    .unwrap();
-    assert_eq!(tests.len(), 1);
-    for t in &tests {
-        assert_eq!(
-            t.expect_exception.as_deref(),
-            Some("BlockException.INCORRECT_EXCESS_BLOB_GAS")
-        );
-        assert_eq!(t.pre_state_root, genesis_state_root(t), "{}", t.name);
-        match program::validate_block(&t.block, &t.witness, &t.chain) {
-            Err(ValidationError::HeaderField {
-                field: "excess_blob_gas",
-                expected,
-                got,
-            }) => {
-                println!(
-                    "{}: rejected: excess_blob_gas expected {expected}, got {got}",
-                    t.name
-                )
-            }
-            other => panic!(
-                "{}: expected an excess_blob_gas error, got {other:?}",
-                t.name
-            ),
-        }
-    }
+    );
+    assert_eq!(cases.len(), 1);
+    let case = &cases[0];
+    assert_eq!(case.outcome, Outcome::Passed, "{}", case.name);
+    let block = &case.blocks[0];
+    assert_eq!(
+        block.expect_exception.as_deref(),
+        Some("BlockException.INCORRECT_EXCESS_BLOB_GAS")
+    );
+    assert_eq!(block.verdict, "invalid");
+    assert_eq!(
+        block.rule,
+        Some("header.excess_blob_gas"),
+        "{:?}",
+        block.error
+    );
+    assert_eq!(block.exception_match, Some(true));
 }

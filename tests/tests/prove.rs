@@ -116,13 +116,20 @@ fn the_small_devnet_block_proves_in_one_segment_and_verifies() {
     proof::write(&path, &file).unwrap();
     let mut file = proof::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
-    let public = proof::verify(&file).unwrap();
-    let [block_hash, parent_hash, state_root] = host::vm::split_public_values(&public).unwrap();
-    assert_eq!(
-        (block_hash, parent_hash, state_root),
-        (out.block_hash, out.parent_hash, out.post_state_root)
-    );
-    // Claiming another post-state root fails.
+    // Verified under the devnet's config, its public values are the native run's.
+    let values = proof::verify_block(&file, &native.chain, "devnet").unwrap();
+    assert_eq!(values, program::PublicValues::new(&out, &native.chain));
+    // The same proof is refused as a proof of a mainnet block, naming both digests.
+    match proof::verify_block(&file, &program::ChainConfig::mainnet(), "mainnet") {
+        Err(proof::BlockProofError::ChainDigest {
+            proved, expected, ..
+        }) => {
+            assert_eq!(proved, native.chain.digest());
+            assert_eq!(expected, program::ChainConfig::mainnet().digest());
+        }
+        other => panic!("expected a chain-digest refusal, got {other:?}"),
+    }
+    // Claiming another chain digest fails.
     let last = file.public_values.len() - 1;
     file.public_values[last] ^= 1;
     assert!(matches!(

@@ -6,7 +6,7 @@ use alloy_consensus::{Block, Header, TxEnvelope};
 use alloy_primitives::{Bloom, Bytes, B256};
 use alloy_rlp::{Decodable, Encodable};
 use mpt::TrieError;
-use program::{ChainConfig, DbError, ValidationError, WitnessError};
+use program::{ChainConfig, DbError, ValidationError, Verdict, WitnessError};
 use tests::mainnet_block;
 
 struct Case {
@@ -175,7 +175,10 @@ fn beneficiary_leaf_node(case: &Case) -> B256 {
 }
 
 fn expect_missing_node(case: &Case, hash: B256) {
-    match validate(case) {
+    let result = validate(case);
+    // A missing node says nothing about the block: the verdict is "insufficient".
+    assert_eq!(Verdict::of(&result), Verdict::Insufficient);
+    match result {
         Err(ValidationError::MissingWitnessData(DbError::Trie(TrieError::MissingNode {
             hash: h,
             path,
@@ -274,7 +277,9 @@ fn random_corruption_never_panics() {
         seed
     };
     let original = validate(&base).unwrap().block_hash;
-    let mut rejected = 0;
+    // Verdicts of the corrupted blocks and of the corrupted witnesses.
+    let mut block_verdicts = std::collections::BTreeMap::<&str, usize>::new();
+    let mut witness_verdicts = std::collections::BTreeMap::<&str, usize>::new();
     for round in 0..300 {
         let mut case = Case {
             block: base.block.clone(),
@@ -301,7 +306,71 @@ fn random_corruption_never_panics() {
                 "round {round}: corrupted block kept the original hash"
             );
         }
-        rejected += usize::from(verdict.is_err());
+        let tally = if round % 2 == 0 {
+            &mut block_verdicts
+        } else {
+            &mut witness_verdicts
+        };
+        *tally.entry(Verdict::of(&verdict).name()).or_default() += 1;
     }
-    println!("random corruption: {rejected} of 300 rejected, none panicked");
+    println!("random corruption: blocks {block_verdicts:?}, witnesses {witness_verdicts:?}");
+    // Every corrupted block byte is inside the hashed header or body: each is rejected.
+    assert_eq!(block_verdicts.get("valid"), None, "{block_verdicts:?}");
+    // Every node of this witness is needed, and a corrupted node no longer hashes to its
+    // reference: the witness is insufficient, and the block is never blamed for it.
+    assert_eq!(
+        witness_verdicts.get("insufficient"),
+        Some(&150),
+        "{witness_verdicts:?}"
+    );
+}
+
+/// The guest's whole input (block, witness, chain config), corrupted at random bytes, never
+/// panics the decoder or the validator, and a corrupted input is never valid for another
+/// block under the original block's hash.
+#[test]
+fn corrupted_guest_inputs_never_panic() {
+    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let run = host::run::run_native(&blocks, "devnet-small", None).unwrap();
+    let original = *run.verdict.as_ref().unwrap();
+    let bytes = host::report::guest_input(&run);
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut undecodable, mut rejected, mut valid) = (0, 0, 0);
+    for round in 0..400 {
+        let mut input = bytes.clone();
+        for _ in 0..1 + next() % 3 {
+            let at = next() as usize % input.len();
+            input[at] ^= 1 << (next() % 8);
+        }
+        if round % 10 == 0 {
+            input.push(next() as u8);
+        }
+        let result = std::panic::catch_unwind(|| {
+            program::StatelessInput::from_bytes(&input).map(|i| (i.validate(), i.block))
+        })
+        .unwrap_or_else(|_| panic!("round {round}: panicked"));
+        match result {
+            Err(_) => undecodable += 1,
+            Ok((Err(_), _)) => rejected += 1,
+            Ok((Ok(out), block)) => {
+                valid += 1;
+                // Still valid: the same block bytes give the same block and post-state (a
+                // corrupted witness cannot move them); other block bytes are another block.
+                if block.as_ref() == run.data.block_rlp.as_slice() {
+                    assert_eq!(out, original, "round {round}");
+                } else {
+                    assert_ne!(out.block_hash, original.block_hash, "round {round}");
+                }
+            }
+        }
+    }
+    println!("corrupted inputs: {undecodable} undecodable, {rejected} rejected, {valid} valid");
+    assert_eq!(undecodable + rejected + valid, 400);
+    assert!(undecodable > 0 && rejected > 0);
 }

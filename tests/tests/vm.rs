@@ -150,3 +150,42 @@ fn every_eest_zkevm_fixture_runs_in_the_vm() {
         println!("{id}: valid in the VM, {:.1} s", report.wall_s);
     }
 }
+
+/// The guest reveals the digest of the chain config it validated under: the devnet block under
+/// its own config, and under the same config with Osaka removed (a prover's forgery: the block
+/// still validates without Osaka's caps), give the same block hash and different digests, each
+/// the digest of the config the input carried.
+#[test]
+fn the_guest_commits_to_the_chain_config_it_ran_under() {
+    use host::report::guest_input;
+    use host::vm::{build_guest, Crypto, Vm, PUBLIC_VALUES};
+    use program::PublicValues;
+    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let honest = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let mut forged = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    forged
+        .chain
+        .forks
+        .retain(|(fork, _)| *fork != alloy_hardforks::EthereumHardfork::Osaka);
+    assert!(
+        program::validate_block(&forged.data.block_rlp, &forged.data.witness, &forged.chain)
+            .is_ok()
+    );
+    let vm = Vm::new(
+        build_guest(Keccak::Ours, Crypto::Openvm.features()).unwrap(),
+        PUBLIC_VALUES,
+    )
+    .unwrap();
+    let reveal = |run: &host::run::NativeRun| {
+        PublicValues::from_bytes(
+            &vm.execute(&guest_input(run))
+                .unwrap_or_else(|e| panic!("{e}")),
+        )
+        .unwrap()
+    };
+    let (h, f) = (reveal(&honest), reveal(&forged));
+    assert_eq!(h.block_hash, f.block_hash);
+    assert_eq!(h.chain_digest, honest.chain.digest());
+    assert_eq!(f.chain_digest, forged.chain.digest());
+    assert_ne!(h.chain_digest, f.chain_digest);
+}

@@ -1,29 +1,34 @@
-//! The OpenVM guest: reads a [`program::StatelessInput`] (RLP), validates the block, and
-//! reveals 96 bytes of public values: block hash, parent hash, post-state root. An invalid
-//! block or an unreadable input panics, which ends the VM with the error text.
+//! The OpenVM guest: reads a [`program::StatelessInput`] (RLP, nothing after it), validates the
+//! block, and reveals its [`program::PublicValues`] (128 bytes: block hash, parent hash,
+//! post-state root, chain-config digest). An invalid block or an unreadable input panics, which
+//! ends the VM with the error text and no proof.
 //!
 //! With feature `openvm-crypto`, senders are recovered, and ECRECOVER, SHA256, BN254 ECADD /
 //! ECMUL and P256VERIFY run, on OpenVM's chips (crate `crypto`).
 //! With feature `crypto-census`, a second input (one byte: the `crypto::census::Op` to compute
 //! twice, or 255 for none) follows the block, and the calls per operation follow the block's
-//! public values as 12 little-endian u32 (software or chips as `openvm-crypto` says).
-//! With feature `census`, the keccak census follows as 20 more words (10 little-endian u64:
+//! public values (word 32 on) as 12 little-endian u32 (software or chips as `openvm-crypto` says).
+//! With feature `census`, the keccak census follows (word 32 on) as 20 words (10 little-endian u64:
 //! the census counters, then the guest's total heap use in bytes).
 #![cfg_attr(target_os = "zkvm", no_main)]
 #![cfg_attr(target_os = "zkvm", no_std)]
 
 extern crate alloc;
 
-use alloy_rlp::Decodable;
-use program::StatelessInput;
+use program::{PublicValues, StatelessInput};
 
 openvm::entry!(main);
+
+/// The first public-value word after [`PublicValues`], where a census build reveals its counts.
+#[cfg(any(feature = "census", feature = "crypto-census"))]
+const CENSUS_WORD: usize = PublicValues::LEN / 4;
 
 // The moduli and curves the `crypto` crate declares, registered with the VM in the order of
 // its config (`host::vm::vm_config`).
 #[cfg(any(feature = "openvm-crypto", feature = "crypto-census"))]
 crypto::init!();
 
+#[cfg(feature = "census")]
 fn reveal_words(first_word: usize, words: &[[u8; 4]]) {
     for (k, word) in words.iter().enumerate() {
         openvm::io::reveal_u32(u32::from_le_bytes(*word), first_word + k);
@@ -37,8 +42,7 @@ fn main() {
     let heap_start = mpt::keccak::census::heap_position();
 
     let bytes = openvm::io::read_vec();
-    let input = StatelessInput::decode(&mut bytes.as_slice())
-        .unwrap_or_else(|e| panic!("malformed input: {e}"));
+    let input = StatelessInput::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
     #[cfg(feature = "crypto-census")]
     {
         use crypto::census::{install, set_twice, Op};
@@ -56,21 +60,14 @@ fn main() {
     let out = input
         .validate()
         .unwrap_or_else(|e| panic!("invalid block: {e}"));
-    for (k, value) in [out.block_hash, out.parent_hash, out.post_state_root]
-        .iter()
-        .enumerate()
-    {
-        let words: alloc::vec::Vec<[u8; 4]> = value
-            .0
-            .chunks_exact(4)
-            .map(|c| c.try_into().expect("4 bytes"))
-            .collect();
-        reveal_words(8 * k, &words);
+    let public = PublicValues::new(&out, &input.chain).to_bytes();
+    for (k, word) in public.chunks_exact(4).enumerate() {
+        openvm::io::reveal_u32(u32::from_le_bytes(word.try_into().expect("4 bytes")), k);
     }
 
     #[cfg(feature = "crypto-census")]
     for (k, calls) in crypto::census::calls().iter().enumerate() {
-        openvm::io::reveal_u32(*calls, 24 + k);
+        openvm::io::reveal_u32(*calls, CENSUS_WORD + k);
     }
 
     #[cfg(feature = "census")]
@@ -87,7 +84,7 @@ fn main() {
                     .collect::<alloc::vec::Vec<_>>()
             })
             .collect();
-        reveal_words(24, &words);
+        reveal_words(CENSUS_WORD, &words);
     }
 }
 

@@ -1,0 +1,257 @@
+//! One blockchain test, run statelessly block by block.
+//!
+//! The runner holds every state the chain has had as one set of trie nodes and codes, both
+//! addressed by hash, and every valid header by hash. For each block it gives the validator the
+//! whole set as the witness (every node and code, and the up to 256 ancestors its
+//! `parent_hash` leads back to), validates with [`program::validate_block_over`], and, when the
+//! block is valid, adds the post-state's new nodes, the deployed codes and the header. Nodes are
+//! only ever added: a subtree a block did not touch is still referenced by hash and still in
+//! the set, and the validator reaches only what lies under its parent's state root, so blocks
+//! on side chains run as well as on the main one. A rejected block is not added; the head is
+//! the last valid block imported, as a client that follows the fixture's order has it.
+
+use std::collections::{BTreeMap, HashMap};
+
+use alloy_primitives::{Address, Bytes, B256};
+use alloy_rlp::Decodable;
+use program::{ChainConfig, ExecutionWitness, ValidationError, Verdict};
+use serde::{Deserialize, Serialize};
+
+use super::exception;
+use crate::fixtures::{full_state_witness, GenesisAccount};
+
+/// One case as the fixture JSON holds it (unknown fields ignored).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CaseJson {
+    pub network: String,
+    #[serde(default)]
+    pub config: serde_json::Value,
+    pub pre: BTreeMap<Address, GenesisAccount>,
+    #[serde(rename = "genesisRLP")]
+    pub genesis_rlp: Bytes,
+    pub blocks: Vec<BlockJson>,
+    pub lastblockhash: B256,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BlockJson {
+    /// Absent or not hex in a few invalid-RLP cases: kept as text and decoded here.
+    #[serde(default)]
+    pub rlp: serde_json::Value,
+    pub expect_exception: Option<String>,
+}
+
+/// What one block of a case gave.
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockResult {
+    /// Its index in the case's `blocks`.
+    pub index: usize,
+    /// The exception the fixture expects (`None`: valid).
+    pub expect_exception: Option<String>,
+    /// Our verdict.
+    pub verdict: &'static str,
+    /// Our error, when not valid.
+    pub error: Option<String>,
+    /// Our rule, when not valid ([`exception::rule`]).
+    pub rule: Option<&'static str>,
+    /// Whether our rule is the one the fixture's exception names (`None`: no clear mapping).
+    pub exception_match: Option<bool>,
+}
+
+/// How a case ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", content = "reason", rename_all = "lowercase")]
+pub enum Outcome {
+    /// Every block got the fixture's verdict and the head is `lastblockhash`.
+    Passed,
+    /// Why not.
+    Failed(String),
+    /// Not run (a pre-merge network), and why.
+    Skipped(String),
+}
+
+/// A run case.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseResult {
+    /// The fixture file.
+    pub file: String,
+    /// The case's name (its key in the file).
+    pub name: String,
+    /// Its `network`.
+    pub network: String,
+    /// How it ended.
+    #[serde(flatten)]
+    pub outcome: Outcome,
+    /// Per block, in order, up to the first failure.
+    pub blocks: Vec<BlockResult>,
+}
+
+/// Every state and header the chain has had.
+struct World {
+    nodes: HashMap<B256, Bytes>,
+    codes: HashMap<B256, Bytes>,
+    /// Valid headers by hash: (header RLP, its parent's hash).
+    headers: HashMap<B256, (Bytes, B256)>,
+    /// The last valid block imported.
+    head: B256,
+}
+
+impl World {
+    /// The witness of a block whose parent is `parent`: every node and code, and the ancestors
+    /// from `parent` back (at most 256, oldest first; none when `parent` is unknown).
+    fn witness(&self, parent: B256) -> ExecutionWitness {
+        let mut headers = Vec::new();
+        let mut at = parent;
+        while let Some((rlp, up)) = self.headers.get(&at) {
+            if headers.len() == program::header::MAX_ANCESTORS {
+                break;
+            }
+            headers.push(rlp.clone());
+            at = *up;
+        }
+        headers.reverse();
+        ExecutionWitness {
+            state: self.nodes.values().cloned().collect(),
+            codes: self.codes.values().cloned().collect(),
+            headers,
+        }
+    }
+
+    fn add_header(&mut self, rlp: Bytes) -> Result<(), alloy_rlp::Error> {
+        let mut buf = rlp.as_ref();
+        let header = alloy_consensus::Header::decode(&mut buf)?;
+        let hash = mpt::keccak256(&rlp);
+        self.headers.insert(hash, (rlp, header.parent_hash));
+        self.head = hash;
+        Ok(())
+    }
+
+    fn add_codes(&mut self, codes: impl IntoIterator<Item = Bytes>) {
+        for code in codes {
+            self.codes.insert(mpt::keccak256(&code), code);
+        }
+    }
+}
+
+/// The header RLP of a block RLP.
+fn header_rlp(block: &[u8]) -> Result<Bytes, alloy_rlp::Error> {
+    let range = crate::blocks::first_item(block)?;
+    Ok(Bytes::copy_from_slice(&block[range]))
+}
+
+/// A block's `rlp` field as bytes; `None` when it is not hex (a case about undecodable blocks).
+fn block_bytes(value: &serde_json::Value) -> Option<Bytes> {
+    value.as_str().and_then(|s| s.parse().ok())
+}
+
+/// Runs one case under `chain`.
+pub(crate) fn run_case(case: &CaseJson, chain: &ChainConfig) -> (Outcome, Vec<BlockResult>) {
+    let mut results = Vec::new();
+    let fail = |reason: String, results| (Outcome::Failed(reason), results);
+    let genesis = match header_rlp(&case.genesis_rlp) {
+        Ok(h) => h,
+        Err(e) => return fail(format!("genesis RLP is malformed: {e}"), results),
+    };
+    let (root, witness) = match full_state_witness(&case.pre, Vec::new()) {
+        Ok(built) => built,
+        Err(e) => return fail(format!("building the pre-state: {e}"), results),
+    };
+    match program::witness::header_state_root(&genesis) {
+        Ok(genesis_root) if genesis_root == root => {}
+        Ok(genesis_root) => {
+            return fail(
+                format!("pre-state root {root} is not the genesis state root {genesis_root}"),
+                results,
+            )
+        }
+        Err(e) => return fail(format!("genesis header is malformed: {e}"), results),
+    }
+    let mut world = World {
+        nodes: witness
+            .state
+            .into_iter()
+            .map(|n| (mpt::keccak256(&n), n))
+            .collect(),
+        codes: HashMap::new(),
+        headers: HashMap::new(),
+        head: B256::ZERO,
+    };
+    world.add_codes(witness.codes);
+    if let Err(e) = world.add_header(genesis) {
+        return fail(format!("genesis header is malformed: {e}"), results);
+    }
+
+    for (index, block) in case.blocks.iter().enumerate() {
+        let expect = block.expect_exception.clone();
+        let verdict = match block_bytes(&block.rlp) {
+            Some(rlp) => apply_block(&mut world, &rlp, chain),
+            None => Err(ValidationError::BlockRlp(alloy_rlp::Error::Custom(
+                "the block's rlp is not hex",
+            ))),
+        };
+        let result = BlockResult {
+            index,
+            verdict: Verdict::of(&verdict).name(),
+            error: verdict.as_ref().err().map(ToString::to_string),
+            rule: verdict.as_ref().err().map(exception::rule),
+            exception_match: match (&expect, &verdict) {
+                (Some(expected), Err(e)) => exception::matches(expected, e),
+                _ => None,
+            },
+            expect_exception: expect.clone(),
+        };
+        results.push(result);
+        match (expect, verdict) {
+            (None, Ok(())) | (Some(_), Err(_)) => {}
+            (Some(expected), Ok(())) => {
+                return fail(
+                    format!("block {index}: expected {expected}, got valid"),
+                    results,
+                )
+            }
+            (None, Err(e)) => {
+                return fail(
+                    format!(
+                        "block {index}: expected valid, got {}: {e}",
+                        e.verdict().name()
+                    ),
+                    results,
+                )
+            }
+        }
+    }
+    let head = world.head;
+    if head != case.lastblockhash {
+        return fail(
+            format!(
+                "head is {head}, the fixture's last block hash is {}",
+                case.lastblockhash
+            ),
+            results,
+        );
+    }
+    (Outcome::Passed, results)
+}
+
+/// Validates `rlp` on top of its parent; a valid block becomes the head.
+fn apply_block(world: &mut World, rlp: &[u8], chain: &ChainConfig) -> Result<(), ValidationError> {
+    let header = header_rlp(rlp).map_err(ValidationError::BlockRlp)?;
+    let parent = alloy_consensus::Header::decode(&mut header.as_ref())
+        .map_err(ValidationError::BlockRlp)?
+        .parent_hash;
+    let witness = world.witness(parent);
+    let store = witness.node_store();
+    let mut valid = program::validate_block_over(rlp, &witness, &store, chain)?;
+    let nodes = valid
+        .post_state
+        .encoded_nodes()
+        .map_err(ValidationError::StateUpdate)?;
+    for node in nodes {
+        let node = Bytes::from(node);
+        world.nodes.insert(mpt::keccak256(&node), node);
+    }
+    world.add_codes(valid.new_codes);
+    world.add_header(header).map_err(ValidationError::BlockRlp)
+}
