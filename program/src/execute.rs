@@ -2,7 +2,8 @@
 //!
 //! alloy-evm (built for the guest without `std`) runs exactly what a node runs: the pre-block
 //! system calls (EIP-2935 history, EIP-4788 beacon root), every transaction, the post-block
-//! withdrawals, EIP-6110 deposits and the EIP-7002 / EIP-7251 request contracts. revm's `State`
+//! withdrawals, EIP-6110 deposits and the EIP-7002 / EIP-7251 request contracts, on revm with
+//! EIP-7610's storage collision added ([`crate::evm`]). revm's `State`
 //! records the changes as a bundle, which [`apply_bundle`] writes into the trie.
 
 use alloc::borrow::Cow;
@@ -17,8 +18,8 @@ use alloy_evm::block::{BlockExecutionResult, BlockExecutor};
 use alloy_evm::eth::{
     receipt_builder::AlloyReceiptBuilder, EthBlockExecutionCtx, EthBlockExecutor,
 };
+use alloy_evm::EvmEnv;
 use alloy_evm::FromRecoveredTx;
-use alloy_evm::{EthEvmFactory, EvmEnv, EvmFactory};
 use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH};
 use mpt::{StateTrie, TrieError};
 use revm::context::either::Either;
@@ -28,6 +29,7 @@ use revm::database::{states::bundle_state::BundleRetention, BundleState, State};
 use crate::chain::ChainConfig;
 use crate::db::WitnessDb;
 use crate::error::ValidationError;
+use crate::evm::BlockEvm;
 
 /// revm's transaction environment for `tx`, with its EIP-7702 authorities already recovered.
 ///
@@ -79,7 +81,7 @@ pub fn execute(
         .with_database(&mut *db)
         .with_bundle_update()
         .build();
-    let evm = EthEvmFactory::default().create_evm(&mut state, env);
+    let evm = BlockEvm::new(&mut state, env);
     let ctx = EthBlockExecutionCtx {
         parent_hash: header.parent_hash,
         parent_beacon_block_root: header.parent_beacon_block_root,
@@ -99,6 +101,12 @@ pub fn execute(
     state.merge_transitions(BundleRetention::PlainState);
     let bundle = state.take_bundle();
     drop(state);
+    // A witness gap that execution survived (the EIP-7610 probe) is still a gap.
+    if result.is_ok() {
+        if let Some(missing) = db.error.take() {
+            return Err(ValidationError::MissingWitnessData(missing));
+        }
+    }
     match result {
         Ok(result) => Ok((result, bundle)),
         // A witness gap surfaces as its typed error, not the executor's string.

@@ -8,7 +8,8 @@
 //!
 //! Modules: [`witness`] (the witness, pre-state root), [`chain`] (fork schedule), [`header`]
 //! (ancestors, header rules), [`body`] (roots, senders), [`db`] (the witness as revm's database),
-//! [`execute`] (alloy-evm's block executor, state changes into the trie), [`validate`] (the
+//! [`evm`] (revm with EIP-7610), [`execute`] (alloy-evm's block executor, state changes into the
+//! trie), [`validate`] (the
 //! whole check), [`input`] (what the guest reads), [`public`] (what a proof commits to),
 //! [`error`] (why a block fails, and the [`Verdict`]).
 #![no_std]
@@ -20,6 +21,7 @@ pub mod body;
 pub mod chain;
 pub mod db;
 pub mod error;
+pub mod evm;
 pub mod execute;
 pub mod header;
 pub mod input;
