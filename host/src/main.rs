@@ -205,6 +205,13 @@ enum Command {
         /// Threads (default: one per core).
         #[arg(long)]
         threads: Option<usize>,
+        /// Run a deterministic sample of cases through the guest in the VM instead, checking
+        /// each block's public values (or its rejection) against the native run.
+        #[arg(long)]
+        vm: bool,
+        /// How many cases the VM sample takes.
+        #[arg(long, default_value_t = 24)]
+        sample: usize,
     },
     /// Generate the project's devnet blocks (deterministic) with their witnesses, chain config
     /// and manifest.
@@ -434,6 +441,22 @@ fn ef_tests(
     })
 }
 
+fn ef_tests_vm(paths: &[PathBuf], json: Option<&Path>, k: usize) -> anyhow::Result<ExitCode> {
+    let files = host::ef_tests::discover(paths)?;
+    let cases = host::ef_tests::vm::sample(&files, k);
+    eprintln!("{} cases sampled from {} files", cases.len(), files.len());
+    let sample = host::ef_tests::vm::run_sample(&cases)?;
+    print::print_ef_vm_sample(&sample);
+    if let Some(path) = json {
+        write_json(path, &sample)?;
+    }
+    Ok(if sample.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -502,7 +525,15 @@ fn main() -> ExitCode {
             paths,
             json,
             threads,
-        } => ef_tests(&paths, json.as_deref(), threads),
+            vm,
+            sample,
+        } => {
+            if vm {
+                ef_tests_vm(&paths, json.as_deref(), sample)
+            } else {
+                ef_tests(&paths, json.as_deref(), threads)
+            }
+        }
         Command::Gen { out } => {
             let out = out.unwrap_or_else(blocks::default_root);
             host::gen::write_all(&out)

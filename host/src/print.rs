@@ -139,3 +139,27 @@ pub fn print_ef_failures(summary: &host::ef_tests::Summary) {
         summary.passed, summary.failed, summary.skipped
     );
 }
+
+/// The VM sample: each case, every disagreement, the closing line.
+pub fn print_ef_vm_sample(sample: &host::ef_tests::vm::VmSample) {
+    for case in &sample.cases {
+        println!(
+            "  {} {} ({} blocks)",
+            case.file.display(),
+            case.name,
+            case.blocks
+        );
+    }
+    for failure in &sample.failures {
+        println!("FAIL {failure}");
+    }
+    println!(
+        "in the VM: {} valid blocks with the native public values, {} rejected blocks rejected, {:.1} s",
+        sample.valid_blocks, sample.rejected_blocks, sample.wall_s
+    );
+    println!(
+        "{} passed, {} failed",
+        sample.cases.len().saturating_sub(sample.failures.len()),
+        sample.failures.len()
+    );
+}

@@ -1,7 +1,7 @@
 //! Mainnet block 24171384, the default devnet block and the EEST ecrecover fixture as the guest
 //! in the OpenVM VM (CPU): valid, with the public values (block hash, parent hash, post-state
 //! root) of the native run, under both keccak variants and both cryptos; and the precompile
-//! census.
+//! census; the guest's chain-config commitment; a sample of the EF blockchain tests.
 //! The first run builds the guest ELFs with openvm-build (minutes); later runs reuse them.
 
 use host::report::{run_in_vm, Mode};
@@ -188,4 +188,25 @@ fn the_guest_commits_to_the_chain_config_it_ran_under() {
     assert_eq!(h.chain_digest, honest.chain.digest());
     assert_eq!(f.chain_digest, forged.chain.digest());
     assert_ne!(h.chain_digest, f.chain_digest);
+}
+
+/// A deterministic sample of 24 EF blockchain tests through the guest: every block valid
+/// natively reveals the native public values in the VM, every rejected one fails there too,
+/// across categories and with multi-block chains.
+#[test]
+fn a_sample_of_the_ef_blockchain_tests_agrees_in_the_vm() {
+    use host::ef_tests::{discover, vm};
+    let corpus = tests::shared_blocks_dir().join("../ef-tests/BlockchainTests");
+    let cases = vm::sample(&discover(&[corpus]).unwrap(), 24);
+    assert_eq!(cases.len(), 24);
+    assert!(cases.iter().any(|c| c.blocks > 1));
+    let folders: std::collections::BTreeSet<_> = cases.iter().map(|c| c.file.parent()).collect();
+    assert!(folders.len() >= 20, "{folders:?}");
+    let sample = vm::run_sample(&cases).unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "ef-tests in the VM: {} valid blocks, {} rejected blocks, {:.1} s",
+        sample.valid_blocks, sample.rejected_blocks, sample.wall_s
+    );
+    assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
+    assert!(sample.valid_blocks >= 24 && sample.rejected_blocks > 0);
 }

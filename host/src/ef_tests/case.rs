@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use alloy_primitives::{Address, Bytes, B256};
 use alloy_rlp::Decodable;
-use program::{ChainConfig, ExecutionWitness, ValidationError, Verdict};
+use program::{BlockOutput, ChainConfig, ExecutionWitness, ValidationError, Verdict};
 use serde::{Deserialize, Serialize};
 
 use super::exception;
@@ -88,6 +88,21 @@ pub struct CaseResult {
     pub blocks: Vec<BlockResult>,
 }
 
+/// One block as the runner validated it: what the guest would be given, and the native result.
+pub struct Validated<'a> {
+    /// The block's RLP.
+    pub block: &'a [u8],
+    /// The witness it was validated against.
+    pub witness: &'a ExecutionWitness,
+    /// The chain config.
+    pub chain: &'a ChainConfig,
+    /// The native result.
+    pub result: &'a Result<BlockOutput, ValidationError>,
+}
+
+/// Sees each block a case validates (the VM sample re-runs them in the guest).
+pub type Observer<'o> = &'o mut dyn FnMut(Validated<'_>);
+
 /// Every state and header the chain has had.
 struct World {
     nodes: HashMap<B256, Bytes>,
@@ -147,7 +162,11 @@ fn block_bytes(value: &serde_json::Value) -> Option<Bytes> {
 }
 
 /// Runs one case under `chain`.
-pub(crate) fn run_case(case: &CaseJson, chain: &ChainConfig) -> (Outcome, Vec<BlockResult>) {
+pub(crate) fn run_case(
+    case: &CaseJson,
+    chain: &ChainConfig,
+    observe: Observer<'_>,
+) -> (Outcome, Vec<BlockResult>) {
     let mut results = Vec::new();
     let fail = |reason: String, results| (Outcome::Failed(reason), results);
     let genesis = match header_rlp(&case.genesis_rlp) {
@@ -186,7 +205,7 @@ pub(crate) fn run_case(case: &CaseJson, chain: &ChainConfig) -> (Outcome, Vec<Bl
     for (index, block) in case.blocks.iter().enumerate() {
         let expect = block.expect_exception.clone();
         let verdict = match block_bytes(&block.rlp) {
-            Some(rlp) => apply_block(&mut world, &rlp, chain),
+            Some(rlp) => apply_block(&mut world, &rlp, chain, observe),
             None => Err(ValidationError::BlockRlp(alloy_rlp::Error::Custom(
                 "the block's rlp is not hex",
             ))),
@@ -236,14 +255,26 @@ pub(crate) fn run_case(case: &CaseJson, chain: &ChainConfig) -> (Outcome, Vec<Bl
 }
 
 /// Validates `rlp` on top of its parent; a valid block becomes the head.
-fn apply_block(world: &mut World, rlp: &[u8], chain: &ChainConfig) -> Result<(), ValidationError> {
+fn apply_block(
+    world: &mut World,
+    rlp: &[u8],
+    chain: &ChainConfig,
+    observe: Observer<'_>,
+) -> Result<(), ValidationError> {
     let header = header_rlp(rlp).map_err(ValidationError::BlockRlp)?;
     let parent = alloy_consensus::Header::decode(&mut header.as_ref())
         .map_err(ValidationError::BlockRlp)?
         .parent_hash;
     let witness = world.witness(parent);
     let store = witness.node_store();
-    let mut valid = program::validate_block_over(rlp, &witness, &store, chain)?;
+    let result = program::validate_block_over(rlp, &witness, &store, chain);
+    observe(Validated {
+        block: rlp,
+        witness: &witness,
+        chain,
+        result: &result.as_ref().map(|v| v.output).map_err(Clone::clone),
+    });
+    let mut valid = result?;
     let nodes = valid
         .post_state
         .encoded_nodes()

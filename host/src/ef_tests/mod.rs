@@ -11,6 +11,7 @@
 
 mod case;
 pub mod exception;
+pub mod vm;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,7 +22,7 @@ use program::ChainConfig;
 use serde::Serialize;
 
 use case::{run_case, CaseJson};
-pub use case::{BlockResult, CaseResult, Outcome};
+pub use case::{BlockResult, CaseResult, Observer, Outcome, Validated};
 
 use crate::chain::{self, ChainError};
 
@@ -52,6 +53,21 @@ pub(crate) fn case_chain(case: &CaseJson) -> Result<ChainConfig, ChainError> {
 /// Runs every case of one file. A file that is not a blockchain-test file gives one failed
 /// case named after the file.
 pub fn run_file(path: &Path) -> Vec<CaseResult> {
+    run_file_cases(path, |_| true, &mut |_| {})
+}
+
+/// Reads a fixture file's cases.
+fn read_cases(path: &Path) -> Result<std::collections::BTreeMap<String, CaseJson>, String> {
+    let text = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    serde_json::from_slice(&text).map_err(|e| format!("not a blockchain test file: {e}"))
+}
+
+/// Runs the cases of `path` that `select` picks (by name), showing each block to `observe`.
+pub fn run_file_cases(
+    path: &Path,
+    select: impl Fn(&str) -> bool,
+    observe: Observer<'_>,
+) -> Vec<CaseResult> {
     let file = path.display().to_string();
     let failed = |reason: String| {
         vec![CaseResult {
@@ -62,19 +78,16 @@ pub fn run_file(path: &Path) -> Vec<CaseResult> {
             blocks: Vec::new(),
         }]
     };
-    let text = match std::fs::read(path) {
-        Ok(text) => text,
-        Err(e) => return failed(format!("cannot read: {e}")),
-    };
-    let cases: std::collections::BTreeMap<String, CaseJson> = match serde_json::from_slice(&text) {
+    let cases = match read_cases(path) {
         Ok(cases) => cases,
-        Err(e) => return failed(format!("not a blockchain test file: {e}")),
+        Err(reason) => return failed(reason),
     };
     cases
         .into_iter()
+        .filter(|(name, _)| select(name))
         .map(|(name, case)| {
             let (outcome, blocks) = match case_chain(&case) {
-                Ok(chain) => run_case(&case, &chain),
+                Ok(chain) => run_case(&case, &chain, &mut *observe),
                 Err(e @ ChainError::PreMerge(_)) => (Outcome::Skipped(e.to_string()), Vec::new()),
                 Err(e) => (Outcome::Failed(e.to_string()), Vec::new()),
             };

@@ -1,0 +1,157 @@
+//! `host ef-tests --vm --sample K`: a deterministic sample of cases through the guest.
+//!
+//! The sample takes one case from each fixture folder in turn (folders in the order of the keccak
+//! of their last two names, so consecutive picks land in unrelated categories; cases in name
+//! order), only
+//! cases that run (post-merge), and always at least one multi-block chain. Each sampled case runs
+//! natively as in a full run; every block it validates is then executed by the block guest
+//! (built once) on the same input: a block valid natively must reveal the native run's
+//! [`PublicValues`], and a rejected one must end the guest without public values.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use alloy_rlp::Encodable;
+use program::{PublicValues, StatelessInput};
+use serde::Serialize;
+
+use super::{case_chain, read_cases, run_file_cases, Outcome, Validated};
+use crate::vm::{build_guest, Crypto, Keccak, Vm, VmError, PUBLIC_VALUES};
+
+/// A case picked for the sample.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SampledCase {
+    /// The fixture file.
+    pub file: PathBuf,
+    /// The case's name.
+    pub name: String,
+    /// How many blocks it has.
+    pub blocks: usize,
+}
+
+/// Picks `k` cases from `files` (see the module doc).
+pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
+    let mut folders: BTreeMap<PathBuf, Vec<SampledCase>> = BTreeMap::new();
+    for file in files {
+        let Ok(cases) = read_cases(file) else {
+            continue;
+        };
+        for (name, case) in cases {
+            if case_chain(&case).is_err() {
+                continue;
+            }
+            let folder = file.parent().unwrap_or(Path::new("")).to_owned();
+            folders.entry(folder).or_default().push(SampledCase {
+                file: file.clone(),
+                name,
+                blocks: case.blocks.len(),
+            });
+        }
+    }
+    // Ordered by the folder's last two names, so the sample is the same whatever path the
+    // corpus is reached by.
+    let mut order: Vec<(alloy_primitives::B256, Vec<SampledCase>)> = folders
+        .into_iter()
+        .map(|(folder, cases)| {
+            let names: Vec<_> = folder.components().rev().take(2).collect();
+            let key = format!("{names:?}");
+            (mpt::keccak256(key.as_bytes()), cases)
+        })
+        .collect();
+    order.sort_by_key(|(key, _)| *key);
+    let mut picked = Vec::new();
+    for depth in 0.. {
+        let before = picked.len();
+        for (_, cases) in &order {
+            if picked.len() == k {
+                break;
+            }
+            if let Some(case) = cases.get(depth) {
+                picked.push(case.clone());
+            }
+        }
+        if picked.len() == k || picked.len() == before {
+            break;
+        }
+    }
+    if k > 0 && !picked.iter().any(|c| c.blocks > 1) {
+        let chain = order
+            .iter()
+            .flat_map(|(_, cases)| cases)
+            .find(|c| c.blocks > 1);
+        if let Some(chain) = chain {
+            picked.pop();
+            picked.push(chain.clone());
+        }
+    }
+    picked
+}
+
+/// What the sample found.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct VmSample {
+    /// The cases run.
+    pub cases: Vec<SampledCase>,
+    /// Blocks valid natively whose public values the guest revealed identically.
+    pub valid_blocks: usize,
+    /// Blocks rejected natively that the guest rejected too.
+    pub rejected_blocks: usize,
+    /// Every disagreement (or case failure), one line each.
+    pub failures: Vec<String>,
+    /// Wall time, seconds (the guest build included).
+    pub wall_s: f64,
+}
+
+/// Runs `cases` natively and every block of them in the guest.
+pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
+    let started = std::time::Instant::now();
+    let vm = Vm::new(
+        build_guest(Keccak::Ours, Crypto::Openvm.features())?,
+        PUBLIC_VALUES,
+    )?;
+    let mut out = VmSample {
+        cases: cases.to_vec(),
+        ..VmSample::default()
+    };
+    for case in cases {
+        let mut index = 0;
+        let mut check = |block: Validated<'_>| {
+            let label = format!("{} {} block {index}", case.file.display(), case.name);
+            index += 1;
+            let input = StatelessInput {
+                block: block.block.to_vec().into(),
+                witness: block.witness.clone(),
+                chain: block.chain.clone(),
+            };
+            let mut bytes = Vec::with_capacity(input.length());
+            input.encode(&mut bytes);
+            match (block.result, vm.execute(&bytes).as_deref()) {
+                (Ok(native), Ok(public)) => {
+                    let expected = PublicValues::new(native, block.chain);
+                    if PublicValues::from_bytes(&public) == Some(expected) {
+                        out.valid_blocks += 1;
+                    } else {
+                        out.failures
+                            .push(format!("{label}: the guest revealed other public values"));
+                    }
+                }
+                (Err(_), Err(_)) => out.rejected_blocks += 1,
+                (Ok(_), Err(e)) => out
+                    .failures
+                    .push(format!("{label}: valid natively, the guest failed: {e}")),
+                (Err(e), Ok(_)) => out.failures.push(format!(
+                    "{label}: rejected natively ({e}), valid in the guest"
+                )),
+            }
+        };
+        let name = case.name.clone();
+        for result in run_file_cases(&case.file, |n| n == name, &mut check) {
+            if let Outcome::Failed(reason) = result.outcome {
+                out.failures
+                    .push(format!("{} {}: {reason}", case.file.display(), case.name));
+            }
+        }
+    }
+    out.wall_s = started.elapsed().as_secs_f64();
+    Ok(out)
+}

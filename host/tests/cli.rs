@@ -1,0 +1,99 @@
+//! `host run --native` as a user runs it: the three verdicts, each with its exit status, its
+//! printed word and its JSON, on the project's `devnet-small` block (valid), the same block with
+//! a wrong gas used (invalid), and the same block with no state nodes in its witness
+//! (witness insufficient).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use alloy_consensus::{Block, TxEnvelope};
+use alloy_rlp::Decodable;
+
+fn blocks() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks")
+}
+
+/// A directory holding `devnet-small` under `id`, its block and witness edited.
+fn variant(
+    id: &str,
+    edit_block: impl FnOnce(&mut Block<TxEnvelope>),
+    edit_witness: impl FnOnce(&mut serde_json::Value),
+) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("host-cli-{}-{id}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let rlp = std::fs::read(blocks().join("devnet-small.block.rlp")).unwrap();
+    let mut block = Block::<TxEnvelope>::decode(&mut rlp.as_slice()).unwrap();
+    edit_block(&mut block);
+    std::fs::write(
+        dir.join(format!("{id}.block.rlp")),
+        alloy_rlp::encode(&block),
+    )
+    .unwrap();
+    let mut witness: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(blocks().join("devnet-small.witness.json")).unwrap())
+            .unwrap();
+    edit_witness(&mut witness);
+    std::fs::write(
+        dir.join(format!("{id}.witness.json")),
+        serde_json::to_vec(&witness).unwrap(),
+    )
+    .unwrap();
+    std::fs::copy(
+        blocks().join("devnet-small.chain.json"),
+        dir.join(format!("{id}.chain.json")),
+    )
+    .unwrap();
+    dir
+}
+
+/// Runs `host run --native` on `id` in `dir`: exit status, stdout, the JSON report.
+fn run(dir: &Path, id: &str) -> (i32, String, serde_json::Value) {
+    let json = dir.join(format!("{id}.report.json"));
+    let out = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(["run", "--native", "--block", id, "--blocks-dir"])
+        .arg(dir)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let report = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        report,
+    )
+}
+
+#[test]
+fn three_verdicts_three_exit_statuses() {
+    let valid = variant("valid", |_| {}, |_| {});
+    let (code, stdout, report) = run(&valid, "valid");
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("VALID natively"), "{stdout}");
+    assert!(stdout.contains("chain digest"), "{stdout}");
+    assert_eq!(report["verdict"], "valid");
+    let digest = report["chain_digest"].as_str().unwrap();
+    assert_eq!(digest.len(), 66, "{digest}");
+
+    let invalid = variant("invalid", |b| b.header.gas_used += 1, |_| {});
+    let (code, stdout, report) = run(&invalid, "invalid");
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("INVALID"), "{stdout}");
+    assert_eq!(report["verdict"], "invalid");
+    assert!(report["error"].as_str().unwrap().contains("gas_used"));
+
+    let insufficient = variant(
+        "insufficient",
+        |_| {},
+        |w| w["state"] = serde_json::json!([]),
+    );
+    let (code, stdout, report) = run(&insufficient, "insufficient");
+    assert_eq!(code, 3, "{stdout}");
+    assert!(stdout.contains("WITNESS INSUFFICIENT"), "{stdout}");
+    assert_eq!(report["verdict"], "insufficient");
+    assert_eq!(report["valid"], false);
+
+    for dir in [valid, invalid, insufficient] {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
