@@ -202,8 +202,8 @@ pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 /// The VM configuration: rv32im, io, keccak, and room for `public_values` public values.
 ///
 /// The count is rounded up to a power of two: the prover commits the public values as a
-/// Merkle tree and panics on any other count (`pv_height must be a power of two`, seen with the
-/// block guest's 96). The guest leaves the extra values zero; callers read the first
+/// Merkle tree and panics on any other count (`pv_height must be a power of two`, seen when the
+/// block guest revealed 96). A guest leaves the extra values zero; callers read the first
 /// `public_values`.
 ///
 /// It also has the extensions the `crypto` crate's guests run on: SHA-2, Int256 (`MODEXP`'s

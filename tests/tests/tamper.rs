@@ -266,16 +266,20 @@ fn a_broken_ancestor_link_is_named() {
     ));
 }
 
-#[test]
-fn random_corruption_never_panics() {
-    let base = base();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
+/// A seeded xorshift64 generator: the corruption tests are the same on every run.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
         seed ^= seed << 17;
         seed
-    };
+    }
+}
+
+#[test]
+fn random_corruption_never_panics() {
+    let base = base();
+    let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
     let original = validate(&base).unwrap().block_hash;
     // Verdicts of the corrupted blocks and of the corrupted witnesses.
     let mut block_verdicts = std::collections::BTreeMap::<&str, usize>::new();
@@ -334,13 +338,7 @@ fn corrupted_guest_inputs_never_panic() {
     let run = host::run::run_native(&blocks, "devnet-small", None).unwrap();
     let original = *run.verdict.as_ref().unwrap();
     let bytes = host::report::guest_input(&run);
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
     let (mut undecodable, mut rejected, mut valid) = (0, 0, 0);
     for round in 0..400 {
         let mut input = bytes.clone();
