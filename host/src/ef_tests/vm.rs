@@ -128,7 +128,7 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
             match (block.result, vm.execute(&bytes).as_deref()) {
                 (Ok(native), Ok(public)) => {
                     let expected = PublicValues::new(native, block.chain);
-                    if PublicValues::from_bytes(&public) == Some(expected) {
+                    if PublicValues::from_bytes(public) == Some(expected) {
                         out.valid_blocks += 1;
                     } else {
                         out.failures
