@@ -210,3 +210,22 @@ fn a_sample_of_the_ef_blockchain_tests_agrees_in_the_vm() {
     assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
     assert!(sample.valid_blocks >= 24 && sample.rejected_blocks > 0);
 }
+
+/// EIP-7610 in the guest: the `InitCollisionParis` cases (creations into accounts that hold
+/// only storage) give the native public values in the VM, where revm alone would not collide.
+#[test]
+fn eip_7610_collisions_agree_in_the_vm() {
+    use host::ef_tests::vm::{run_sample, SampledCase};
+    let file = tests::shared_blocks_dir()
+        .join("../ef-tests/BlockchainTests/GeneralStateTests/stSStoreTest/InitCollisionParis.json");
+    let cases: Vec<SampledCase> = (0..4)
+        .map(|d| SampledCase {
+            file: file.clone(),
+            name: format!("InitCollisionParis_d{d}g0v0_Cancun"),
+            blocks: 1,
+        })
+        .collect();
+    let sample = run_sample(&cases).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
+    assert_eq!(sample.valid_blocks, 4);
+}
