@@ -101,7 +101,7 @@ pub enum FetchError {
         reason: String,
     },
     /// The witness (or the block) fails native validation: nothing was written.
-    #[error("block {block} fetched from {url} does not validate against its witness: {source}")]
+    #[error("block {block} fetched from {url} does not validate against its witness (verdict: {}): {source}", source.verdict().name())]
     Invalid {
         /// The block number.
         block: u64,
