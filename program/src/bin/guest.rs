@@ -3,8 +3,9 @@
 //! post-state root, chain-config digest). An invalid block or an unreadable input panics, which
 //! ends the VM with the error text and no proof.
 //!
-//! With feature `openvm-crypto`, senders are recovered, and ECRECOVER, SHA256, BN254 ECADD /
-//! ECMUL and P256VERIFY run, on OpenVM's chips (crate `crypto`).
+//! With feature `openvm-crypto`, sender recovery and the precompiles' cryptography (ECRECOVER,
+//! SHA256, MODEXP, BN254 and BLS12-381 arithmetic and pairings, KZG, P256VERIFY) run on
+//! OpenVM's chips (crate `crypto`; RIPEMD160 and BLAKE2F stay software).
 //! With feature `crypto-census`, a second input (one byte: the `crypto::census::Op` to compute
 //! twice, or 255 for none) follows the block, and the calls per operation follow the block's
 //! public values (word 32 on) as 12 little-endian u32 (software or chips as `openvm-crypto` says).
