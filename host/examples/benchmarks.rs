@@ -12,12 +12,13 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use host::guest::{self, Crypto, GuestSpec, Keccak};
 use host::precompiles::run_precompile_census;
 use host::report::{
     census_table, run_census, run_in_vm, run_in_vm_with, Comparison, Mode, RunReport,
 };
 use host::run::run_native;
-use host::vm::{self as vm, build_guest_bin, Crypto, Keccak, Vm};
+use host::vm::Vm;
 
 fn main() -> anyhow::Result<()> {
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -100,8 +101,8 @@ fn main() -> anyhow::Result<()> {
     let mut aligned = Vec::new();
     for variant in [Keccak::Stock, Keccak::Ours] {
         let vm = Vm::new(
-            build_guest_bin("keccak_aligned", variant, &[])?,
-            vm::PUBLIC_VALUES,
+            GuestSpec::binary("keccak_aligned", variant).build()?,
+            guest::PUBLIC_VALUES,
         )?;
         let (_, m) = vm.metered(&[])?;
         aligned.push(m.instructions);

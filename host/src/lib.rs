@@ -8,6 +8,7 @@
 //! - [`fetch`]: blocks and witnesses from an archive node's JSON-RPC, validated before caching.
 //! - [`fixtures`]: EEST blockchain tests, and the full-state → witness converter they need.
 //! - [`gen`]: the project's deterministic devnet blocks (the default block).
+//! - [`guest`]: guest builds ([`guest::GuestSpec`]: program, keccak, crypto, instrumentation).
 //! - [`inspect`]: what a witness holds and which accounts and storage slots it reaches.
 //! - [`precompiles`]: the precompile census: calls and instructions per cryptographic operation.
 //! - [`progress`]: per-segment progress while proving.
@@ -22,6 +23,7 @@ pub mod ef_tests;
 pub mod fetch;
 pub mod fixtures;
 pub mod gen;
+pub mod guest;
 pub mod inspect;
 pub mod precompiles;
 pub mod progress;

@@ -10,12 +10,12 @@ use alloy_primitives::B256;
 use clap::{Args, Parser, Subcommand};
 use host::blocks::{self, DEFAULT_BLOCK};
 use host::fetch::{fetch, locate_or_fetch, BlockSource, FetchOptions, Fetched};
+use host::guest::{Crypto, Keccak};
 use host::inspect::inspect;
 use host::report::{
     census_table, run_census, run_in_vm, run_in_vm_with, Comparison, Mode, RunReport,
 };
 use host::run::{chain_for, run_native, NativeRun};
-use host::vm::{Crypto, Keccak};
 use print::{print_metered, print_public_values, print_run, print_witness, write_json};
 
 #[derive(Parser)]
@@ -342,7 +342,7 @@ fn prove(
     let (file, elapsed) = host::proof::prove(
         "guest",
         keccak,
-        host::vm::PUBLIC_VALUES,
+        host::guest::PUBLIC_VALUES,
         log_stacked_height,
         &input,
     )?;

@@ -10,14 +10,13 @@
 
 use serde::Serialize;
 
+use crate::guest::{
+    Crypto, GuestSpec, Instrument, Keccak, PRECOMPILE_CENSUS_PUBLIC_VALUES, PUBLIC_VALUES,
+};
 use crate::report::{check_public, guest_input, VmRunError};
 use crate::run::NativeRun;
-use crate::vm::{build_guest, Crypto, Keccak, Vm, PUBLIC_VALUES};
+use crate::vm::Vm;
 use crypto::census::{Op, OPS};
-
-/// Public values of a precompile-census build: the block's [`PUBLIC_VALUES`], then one little-endian
-/// u32 of calls per [`Op::ALL`].
-pub const PRECOMPILE_CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 4 * OPS;
 
 /// The guest's input byte that asks it to compute nothing twice.
 const NONE_TWICE: u8 = 255;
@@ -60,16 +59,8 @@ pub fn run_precompile_census(
     run: &NativeRun,
     crypto: Crypto,
 ) -> Result<PrecompileCensus, VmRunError> {
-    let features: Vec<&str> = crypto
-        .features()
-        .iter()
-        .copied()
-        .chain(["crypto-census"])
-        .collect();
-    let vm = Vm::new(
-        build_guest(Keccak::Ours, &features)?,
-        PRECOMPILE_CENSUS_PUBLIC_VALUES,
-    )?;
+    let spec = GuestSpec::block(Keccak::Ours, crypto).instrumented(Instrument::PrecompileCensus);
+    let vm = Vm::new(spec.build()?, spec.public_values())?;
     let input = guest_input(run);
     let measure = |twice: u8| -> Result<([u32; OPS], u64), VmRunError> {
         let (public, metering) = vm.metered_items(&[&input, &[twice]])?;

@@ -18,8 +18,9 @@ use openvm_stark_backend::p3_field::PrimeField32;
 use openvm_transpiler::elf::Elf;
 use serde::{Deserialize, Serialize};
 
+use crate::guest::{GuestSpec, Keccak};
 use crate::progress::SegmentProgress;
-use crate::vm::{build_guest_bin, sdk, timed, vm_config, vm_err, Keccak, Vm, VmError};
+use crate::vm::{sdk, timed, vm_config, vm_err, Vm, VmError};
 
 /// The proof file's format version.
 pub const FORMAT: u32 = 1;
@@ -165,7 +166,7 @@ pub fn prove(
     log_stacked_height: usize,
     input: &[u8],
 ) -> Result<(ProofFile, Duration), ProofError> {
-    let elf = build_guest_bin(bin, keccak, &[])?;
+    let elf = GuestSpec::binary(bin, keccak).build()?;
     let log_stacked_height = fit_program(&elf, log_stacked_height);
     // A metered pass first (seconds), so progress can say how many segments there are.
     let (_, metering) =
@@ -214,7 +215,7 @@ pub fn verify(file: &ProofFile) -> Result<Vec<u8>, ProofError> {
     if file.format != FORMAT {
         return Err(ProofError::Format(file.format));
     }
-    let elf = build_guest_bin(&file.bin, file.keccak, &[])?;
+    let elf = GuestSpec::binary(&file.bin, file.keccak).build()?;
     let sdk = sdk(file.public_values_len, file.log_stacked_height)?;
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
     let expected_commit = sdk.app_prover(exe).map_err(vm_err)?.app_exe_commit();

@@ -7,8 +7,9 @@ use alloy_rlp::Encodable;
 use program::{PublicValues, StatelessInput, Verdict};
 use serde::Serialize;
 
+use crate::guest::{Crypto, GuestSpec, Instrument, Keccak};
 use crate::run::NativeRun;
-use crate::vm::{self, build_guest, Crypto, Keccak, Metering, Vm, VmError};
+use crate::vm::{self, Metering, Vm, VmError};
 
 /// How a block is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -163,7 +164,8 @@ pub fn run_in_vm_with(
     report.mode = mode;
     report.keccak = Some(keccak);
     report.crypto = Some(crypto);
-    let vm = Vm::new(build_guest(keccak, crypto.features())?, vm::PUBLIC_VALUES)?;
+    let spec = GuestSpec::block(keccak, crypto);
+    let vm = Vm::new(spec.build()?, spec.public_values())?;
     let input = guest_input(run);
     eprintln!(
         "executing block {} in the VM ({mode:?}, keccak {}) ...",
@@ -263,7 +265,8 @@ pub struct CensusCounts {
 
 /// Runs the census build of `keccak`'s guest on a valid block.
 pub fn run_census(run: &NativeRun, keccak: Keccak) -> Result<CensusReport, VmRunError> {
-    let vm = Vm::new(build_guest(keccak, &["census"])?, vm::CENSUS_PUBLIC_VALUES)?;
+    let spec = GuestSpec::block(keccak, Crypto::Openvm).instrumented(Instrument::KeccakCensus);
+    let vm = Vm::new(spec.build()?, spec.public_values())?;
     eprintln!(
         "executing block {} in the VM (census, keccak {}) ...",
         run.data.id,
@@ -273,7 +276,7 @@ pub fn run_census(run: &NativeRun, keccak: Keccak) -> Result<CensusReport, VmRun
     check_public(&public, run)?;
     let (c, guest_heap_bytes) = vm::decode_census(&public).ok_or(VmRunError::CensusMissing {
         got: public.len(),
-        expected: vm::CENSUS_PUBLIC_VALUES,
+        expected: spec.public_values(),
     })?;
     Ok(CensusReport {
         keccak,

@@ -1,10 +1,5 @@
-//! The guest in the OpenVM VM: building its ELF, executing it, and metering it.
-//!
-//! **Guest build.** `program`'s `guest` binary is built with openvm-build (which installs the
-//! `nightly-2026-01-18` toolchain and `rust-src` through rustup when missing) into a target
-//! directory per variant, so switching variants never rebuilds from scratch and cargo rebuilds
-//! only when guest sources change. Variants: `ours` (this project's sponge) and `stock`
-//! (OpenVM's `Keccak256` / `native_xorin`), which differ in the `stock-keccak` feature only.
+//! The guest in the OpenVM VM: its config, executing it, and metering it (guest ELFs come from
+//! [`crate::guest`]).
 //!
 //! **VM.** rv32im, io, keccak, SHA-2, Int256, modular arithmetic, Fp2 and short Weierstrass
 //! ([`vm_config`]), with the block guest's 128 public values ([`program::PublicValues`]).
@@ -19,13 +14,9 @@
 //!   and constraint-evaluation buffers (Σ h × buffer size). This is OpenVM's own
 //!   `metered_memory_unpadded_bytes`; padding to powers of two is excluded from both figures.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use openvm_build::{
-    build_guest_package, find_unique_executable, get_package, GuestOptions, TargetFilter,
-};
 use openvm_sdk::config::{AggregationSystemParams, AppConfig};
 use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
 use openvm_sdk::openvm_circuit::arch::{SystemConfig, VirtualMachine};
@@ -38,72 +29,8 @@ type MeterEngine = BabyBearPoseidon2CpuEngine;
 use openvm_sdk_config::{SdkSystemConfig, SdkVmConfig};
 use openvm_stark_sdk::config::{app_params_with_100_bits_security, MAX_APP_LOG_STACKED_HEIGHT};
 use openvm_transpiler::elf::Elf;
-use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
 
-/// The cargo profile guests build with (the workspace's `[profile.guest]`: fat LTO, one
-/// codegen unit).
-pub const GUEST_PROFILE: &str = "guest";
-
-/// Public values the block guest reveals: [`program::PublicValues`] (block hash, parent hash,
-/// post-state root, chain-config digest).
-pub const PUBLIC_VALUES: usize = program::PublicValues::LEN;
-
-/// Which keccak the guest hashes with.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Keccak {
-    /// This project's heap-free sponge.
-    Ours,
-    /// OpenVM's stock `Keccak256` and `native_xorin`.
-    Stock,
-}
-
-impl Keccak {
-    /// Its name in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Ours => "ours",
-            Self::Stock => "stock",
-        }
-    }
-}
-
-/// Where the guest's cryptography runs: sender recovery and the `ECRECOVER`, `SHA256`, BN254
-/// `ECADD` / `ECMUL` / `ECPAIRING`, KZG point evaluation, EIP-2537 additions / MSMs / pairing
-/// and `P256VERIFY` precompiles, and `MODEXP` with a declared modulus (the others are software
-/// in both).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Crypto {
-    /// OpenVM's SHA-2, Int256, modular-arithmetic, Fp2 and short-Weierstrass chips (crate
-    /// `crypto`).
-    Openvm,
-    /// revm's and k256's pure Rust on the RISC-V core: the baseline the chips are measured
-    /// against.
-    Software,
-}
-
-impl Crypto {
-    /// The guest build's extra features for this choice.
-    pub fn features(self) -> &'static [&'static str] {
-        match self {
-            Self::Openvm => &[],
-            Self::Software => &[SOFTWARE_CRYPTO],
-        }
-    }
-
-    /// Its name in reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Openvm => "openvm",
-            Self::Software => "software",
-        }
-    }
-}
+use crate::guest::{CENSUS_PUBLIC_VALUES, PUBLIC_VALUES};
 
 /// A VM step that failed.
 #[derive(Debug, thiserror::Error)]
@@ -127,77 +54,6 @@ pub enum VmError {
 pub(crate) fn vm_err(e: impl std::fmt::Display) -> VmError {
     VmError::Vm(e.to_string())
 }
-
-/// Where guest builds go: `$CARGO_TARGET_DIR/openvm-guest`, else `target/openvm-guest` in the
-/// workspace.
-pub fn guest_target_root() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_dir().join("target"))
-        .join("openvm-guest")
-}
-
-fn workspace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("host/ has a parent")
-        .to_owned()
-}
-
-/// The extra feature that builds a guest with software crypto (pure-Rust k256) instead of
-/// OpenVM's secp256k1 chips.
-pub const SOFTWARE_CRYPTO: &str = "software-crypto";
-
-/// Builds (or reuses) the block-validating guest ELF with `extra_features` on top of `guest`.
-pub fn build_guest(variant: Keccak, extra_features: &[&str]) -> Result<Elf, VmError> {
-    build_guest_bin("guest", variant, extra_features)
-}
-
-/// Builds (or reuses) the guest binary `bin` of `program` (`guest`, `keccak_alignment`).
-pub fn build_guest_bin(
-    bin: &str,
-    variant: Keccak,
-    extra_features: &[&str],
-) -> Result<Elf, VmError> {
-    let pkg_dir = workspace_dir().join("program");
-    let pkg = get_package(&pkg_dir);
-    let mut features = vec!["guest"];
-    if variant == Keccak::Stock {
-        features.push("stock-keccak");
-    }
-    // Crypto on OpenVM's chips unless software crypto is asked for (the measured baseline).
-    if !extra_features.contains(&SOFTWARE_CRYPTO) {
-        features.push("openvm-crypto");
-    }
-    features.extend(extra_features.iter().filter(|f| **f != SOFTWARE_CRYPTO));
-    let dir_name = extra_features
-        .iter()
-        .fold(variant.name().to_owned(), |acc, f| format!("{acc}-{f}"));
-    let opts = GuestOptions::default()
-        .with_features(features)
-        .with_options(["--ignore-rust-version"])
-        .with_profile(GUEST_PROFILE.into())
-        .with_target_dir(guest_target_root().join(dir_name));
-    let filter = Some(TargetFilter {
-        name: bin.into(),
-        kind: "bin".into(),
-    });
-    eprintln!("building the guest binary {bin} ({}) ...", variant.name());
-    let target_dir =
-        build_guest_package(&pkg, &opts, None, &filter).map_err(|code| VmError::GuestBuild {
-            variant: variant.name(),
-            code,
-        })?;
-    let elf_path = find_unique_executable(&pkg_dir, target_dir, &filter)
-        .map_err(|e| VmError::Elf(e.to_string()))?;
-    let bytes = std::fs::read(&elf_path)
-        .map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))?;
-    Elf::decode(&bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
-}
-
-/// Public values of a census build: the block's [`PUBLIC_VALUES`], then 10 little-endian u64 (the
-/// census counters and the guest's total heap use).
-pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 
 /// The VM configuration: rv32im, io, keccak, and room for `public_values` public values.
 ///
@@ -444,7 +300,7 @@ mod tests {
     /// need) are the ones this config gives the VM, in the same order, and OpenVM's own.
     #[test]
     fn the_vm_config_registers_what_the_guest_declares() {
-        let config = super::vm_config(super::PUBLIC_VALUES);
+        let config = super::vm_config(crate::guest::PUBLIC_VALUES);
         let hex = |m: &str| m.trim_start_matches("0x").to_lowercase();
         let moduli: Vec<String> = config
             .modular

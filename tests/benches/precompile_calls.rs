@@ -7,7 +7,8 @@
 
 use alloy_primitives::hex;
 use crypto::check::{outcome, write_record, Tag};
-use host::vm::{build_guest_bin, Keccak, Vm};
+use host::guest::{GuestSpec, Keccak};
+use host::vm::Vm;
 
 /// base length (u16 BE) ‖ exponent length (u16 BE) ‖ base ‖ exponent ‖ modulus.
 fn modexp(base: &[u8], exp: &[u8], modulus: &[u8]) -> Vec<u8> {
@@ -42,7 +43,9 @@ fn main() {
             modexp(&[0x5a; 16], &exp32, &odd16),
         ),
     ];
-    let elf = build_guest_bin("crypto_check", Keccak::Ours, &[]).expect("crypto_check builds");
+    let elf = GuestSpec::binary("crypto_check", Keccak::Ours)
+        .build()
+        .expect("crypto_check builds");
     let vm = Vm::new(elf, 32).expect("VM");
     println!("| operation | guest instructions per call |\n|---|---:|");
     for (name, tag, input) in cases {

@@ -5,7 +5,8 @@
 
 use alloy_primitives::{hex, Signature, U256};
 use crypto::check::{outcome, write_record, Tag};
-use host::vm::{build_guest_bin, Keccak, Vm};
+use host::guest::{GuestSpec, Keccak};
+use host::vm::Vm;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use revm::precompile::{Crypto, DefaultCrypto};
 
@@ -375,7 +376,9 @@ fn in_the_vm_the_chips_answer_as_revm_does() {
     for ((tag, input), want) in cases.iter().zip(&expected) {
         write_record(&mut records, *tag, input, want);
     }
-    let elf = build_guest_bin("crypto_check", Keccak::Ours, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let elf = GuestSpec::binary("crypto_check", Keccak::Ours)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
     let vm = Vm::new(elf, 32).unwrap_or_else(|e| panic!("{e}"));
     let public = vm.execute(&records).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(

@@ -7,8 +7,9 @@
 //! A whole block is proved too: the generated `devnet-small` block (withdrawals and system
 //! calls, one segment), through the same `guest` binary `host prove` uses.
 
+use host::guest::{GuestSpec, Keccak};
 use host::proof::{self, ProofError};
-use host::vm::{build_guest_bin, Keccak, Vm};
+use host::vm::Vm;
 
 /// Small segments: the program is under a million instructions. 21 is the least that holds the
 /// VM's range-tuple table (`host::proof::fixed_table_log_height`).
@@ -19,7 +20,9 @@ const PUBLIC_VALUES: usize = 32;
 static ONE_PROVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn prove(variant: Keccak) -> proof::ProofFile {
-    let elf = build_guest_bin("keccak_alignment", variant, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let elf = GuestSpec::binary("keccak_alignment", variant)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
     // Its assertions run during execution: a failure is a guest panic.
     let (_, metering) = Vm::new(elf, PUBLIC_VALUES)
         .and_then(|vm| vm.metered(&[]))
@@ -49,8 +52,9 @@ fn prove(variant: Keccak) -> proof::ProofFile {
 #[test]
 fn the_stacked_height_holds_the_fixed_tables() {
     assert_eq!(proof::fixed_table_log_height(), 21);
-    let elf =
-        build_guest_bin("keccak_alignment", Keccak::Ours, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let elf = GuestSpec::binary("keccak_alignment", Keccak::Ours)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(proof::fit_program(&elf, 20), 21);
     assert_eq!(proof::fit_program(&elf, 22), 22);
 }
@@ -101,7 +105,7 @@ fn the_small_devnet_block_proves_in_one_segment_and_verifies() {
     let (file, elapsed) = proof::prove(
         "guest",
         Keccak::Ours,
-        host::vm::PUBLIC_VALUES,
+        host::guest::PUBLIC_VALUES,
         LOG_STACKED_HEIGHT,
         &input,
     )

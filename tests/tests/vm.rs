@@ -4,8 +4,8 @@
 //! census; the guest's chain-config commitment; a sample of the EF blockchain tests.
 //! The first run builds the guest ELFs with openvm-build (minutes); later runs reuse them.
 
+use host::guest::Keccak;
 use host::report::{run_in_vm, Mode};
-use host::vm::Keccak;
 use tests::shared_blocks_dir;
 
 #[test]
@@ -39,8 +39,8 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
 /// in software (the build switch); the chips take most of the work off the RISC-V core.
 #[test]
 fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
+    use host::guest::Crypto;
     use host::report::run_in_vm_with;
-    use host::vm::Crypto;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     let native = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
     assert!(native.verdict.is_ok());
@@ -69,8 +69,8 @@ fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
 /// chips: ten sender recoveries counted and priced, nothing else called.
 #[test]
 fn the_precompile_census_counts_and_prices_sender_recovery() {
+    use host::guest::Crypto;
     use host::precompiles::run_precompile_census;
-    use host::vm::Crypto;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     let native = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
     let block: alloy_consensus::Block<alloy_consensus::TxEnvelope> =
@@ -157,8 +157,9 @@ fn every_eest_zkevm_fixture_runs_in_the_vm() {
 /// the digest of the config the input carried.
 #[test]
 fn the_guest_commits_to_the_chain_config_it_ran_under() {
+    use host::guest::{Crypto, GuestSpec};
     use host::report::guest_input;
-    use host::vm::{build_guest, Crypto, Vm, PUBLIC_VALUES};
+    use host::vm::Vm;
     use program::PublicValues;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     let honest = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
@@ -171,11 +172,8 @@ fn the_guest_commits_to_the_chain_config_it_ran_under() {
         program::validate_block(&forged.data.block_rlp, &forged.data.witness, &forged.chain)
             .is_ok()
     );
-    let vm = Vm::new(
-        build_guest(Keccak::Ours, Crypto::Openvm.features()).unwrap(),
-        PUBLIC_VALUES,
-    )
-    .unwrap();
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let vm = Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
     let reveal = |run: &host::run::NativeRun| {
         PublicValues::from_bytes(
             &vm.execute(&guest_input(run))

@@ -16,7 +16,8 @@ use program::{PublicValues, StatelessInput};
 use serde::Serialize;
 
 use super::{case_chain, read_cases, run_file_cases, Outcome, Validated};
-use crate::vm::{build_guest, Crypto, Keccak, Vm, VmError, PUBLIC_VALUES};
+use crate::guest::{Crypto, GuestSpec, Keccak};
+use crate::vm::{Vm, VmError};
 
 /// A case picked for the sample.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -105,10 +106,8 @@ pub struct VmSample {
 /// Runs `cases` natively and every block of them in the guest.
 pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
     let started = std::time::Instant::now();
-    let vm = Vm::new(
-        build_guest(Keccak::Ours, Crypto::Openvm.features())?,
-        PUBLIC_VALUES,
-    )?;
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let vm = Vm::new(spec.build()?, spec.public_values())?;
     let mut out = VmSample {
         cases: cases.to_vec(),
         ..VmSample::default()

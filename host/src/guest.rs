@@ -1,0 +1,258 @@
+//! Guest builds: which program, with which keccak, crypto and instrumentation, and where it
+//! builds.
+//!
+//! A [`GuestSpec`] is the one description of a guest ELF. It yields the cargo features of
+//! `program` (no feature string is spelled anywhere else), the number of public values the
+//! guest reveals, and its target directory: one per variant under
+//! `$CARGO_TARGET_DIR/openvm-guest/`, so switching variants never rebuilds from scratch and
+//! cargo rebuilds only when guest sources change. openvm-build installs the guest toolchain
+//! (`nightly-2026-01-18` + `rust-src`) through rustup when it is missing. Every guest builds
+//! with the workspace's `guest` profile (fat LTO, one codegen unit).
+
+use std::path::{Path, PathBuf};
+
+use openvm_build::{
+    build_guest_package, find_unique_executable, get_package, GuestOptions, TargetFilter,
+};
+use openvm_transpiler::elf::Elf;
+use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
+
+use crate::vm::VmError;
+
+/// The cargo profile guests build with (the workspace's `[profile.guest]`: fat LTO, one
+/// codegen unit).
+pub const GUEST_PROFILE: &str = "guest";
+
+/// Public values the block guest reveals: [`program::PublicValues`] (block hash, parent hash,
+/// post-state root, chain-config digest).
+pub const PUBLIC_VALUES: usize = program::PublicValues::LEN;
+
+/// Public values of a keccak-census build: the block's [`PUBLIC_VALUES`], then 10 little-endian
+/// u64 (the census counters and the guest's total heap use).
+pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
+
+/// Public values of a precompile-census build: the block's [`PUBLIC_VALUES`], then one
+/// little-endian u32 per operation (calls).
+pub const PRECOMPILE_CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 4 * crypto::census::OPS;
+
+/// Public values of the probe guests (`keccak_alignment`, `crypto_check`).
+pub const PROBE_PUBLIC_VALUES: usize = 32;
+
+/// Which keccak the guest hashes with.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Keccak {
+    /// This project's heap-free sponge.
+    Ours,
+    /// OpenVM's stock `Keccak256` and `native_xorin`.
+    Stock,
+}
+
+impl Keccak {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Ours => "ours",
+            Self::Stock => "stock",
+        }
+    }
+}
+
+/// Where the guest's cryptography runs: sender recovery and the precompiles' cryptography
+/// (`ECRECOVER`, `SHA256`, `MODEXP`, BN254 and BLS12-381 arithmetic and pairings, KZG point
+/// evaluation, `P256VERIFY`); RIPEMD160 and BLAKE2F are software in both.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Crypto {
+    /// OpenVM's SHA-2, Int256, modular-arithmetic, Fp2 and short-Weierstrass chips (crate
+    /// `crypto`).
+    Openvm,
+    /// revm's and k256's pure Rust on the RISC-V core: the baseline the chips are measured
+    /// against.
+    Software,
+}
+
+impl Crypto {
+    /// Its name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Openvm => "openvm",
+            Self::Software => "software",
+        }
+    }
+}
+
+/// What a block guest reveals besides the block's public values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Instrument {
+    /// Nothing: the verifier as it is proved.
+    None,
+    /// The keccak census (`mpt` feature `census`).
+    KeccakCensus,
+    /// The precompile census (`crypto::census`; a second input names an operation to compute
+    /// twice).
+    PrecompileCensus,
+}
+
+/// One guest ELF: `program`'s binary `bin` with its keccak, crypto and instrumentation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GuestSpec<'a> {
+    /// The binary: `guest` (the block verifier) or a probe (`keccak_alignment`,
+    /// `keccak_aligned`, `crypto_check`).
+    pub bin: &'a str,
+    /// Its keccak.
+    pub keccak: Keccak,
+    /// Where its cryptography runs.
+    pub crypto: Crypto,
+    /// Its instrumentation.
+    pub instrument: Instrument,
+}
+
+impl<'a> GuestSpec<'a> {
+    /// The block verifier.
+    pub fn block(keccak: Keccak, crypto: Crypto) -> Self {
+        Self {
+            bin: "guest",
+            keccak,
+            crypto,
+            instrument: Instrument::None,
+        }
+    }
+
+    /// Binary `bin` (the block verifier or a probe) with crypto on the chips and no
+    /// instrumentation: what `host prove` proves.
+    pub fn binary(bin: &'a str, keccak: Keccak) -> Self {
+        Self {
+            bin,
+            keccak,
+            crypto: Crypto::Openvm,
+            instrument: Instrument::None,
+        }
+    }
+
+    /// The same guest with `instrument`.
+    pub fn instrumented(self, instrument: Instrument) -> Self {
+        Self { instrument, ..self }
+    }
+
+    /// `program`'s cargo features for it.
+    pub fn features(&self) -> Vec<&'static str> {
+        let mut features = vec!["guest"];
+        if self.keccak == Keccak::Stock {
+            features.push("stock-keccak");
+        }
+        if self.crypto == Crypto::Openvm {
+            features.push("openvm-crypto");
+        }
+        match self.instrument {
+            Instrument::None => {}
+            Instrument::KeccakCensus => features.push("census"),
+            Instrument::PrecompileCensus => features.push("crypto-census"),
+        }
+        features
+    }
+
+    /// How many public values it reveals.
+    pub fn public_values(&self) -> usize {
+        match (self.bin, self.instrument) {
+            ("guest", Instrument::None) => PUBLIC_VALUES,
+            ("guest", Instrument::KeccakCensus) => CENSUS_PUBLIC_VALUES,
+            ("guest", Instrument::PrecompileCensus) => PRECOMPILE_CENSUS_PUBLIC_VALUES,
+            _ => PROBE_PUBLIC_VALUES,
+        }
+    }
+
+    /// Its target directory's name under the guest target root: the keccak variant, then
+    /// `software-crypto`, `census` or `crypto-census` where they apply.
+    pub fn dir_name(&self) -> String {
+        let mut name = self.keccak.name().to_owned();
+        if self.crypto == Crypto::Software {
+            name += "-software-crypto";
+        }
+        match self.instrument {
+            Instrument::None => {}
+            Instrument::KeccakCensus => name += "-census",
+            Instrument::PrecompileCensus => name += "-crypto-census",
+        }
+        name
+    }
+
+    /// Builds (or reuses) its ELF.
+    pub fn build(&self) -> Result<Elf, VmError> {
+        let pkg_dir = workspace_dir().join("program");
+        let pkg = get_package(&pkg_dir);
+        let opts = GuestOptions::default()
+            .with_features(self.features())
+            .with_options(["--ignore-rust-version"])
+            .with_profile(GUEST_PROFILE.into())
+            .with_target_dir(guest_target_root().join(self.dir_name()));
+        let filter = Some(TargetFilter {
+            name: self.bin.into(),
+            kind: "bin".into(),
+        });
+        let variant = self.keccak.name();
+        eprintln!("building the guest binary {} ({variant}) ...", self.bin);
+        let target_dir = build_guest_package(&pkg, &opts, None, &filter)
+            .map_err(|code| VmError::GuestBuild { variant, code })?;
+        let elf_path = find_unique_executable(&pkg_dir, target_dir, &filter)
+            .map_err(|e| VmError::Elf(e.to_string()))?;
+        let bytes = std::fs::read(&elf_path)
+            .map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))?;
+        Elf::decode(&bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+    }
+}
+
+/// Where guest builds go: `$CARGO_TARGET_DIR/openvm-guest`, else `target/openvm-guest` in the
+/// workspace.
+pub fn guest_target_root() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_dir().join("target"))
+        .join("openvm-guest")
+}
+
+fn workspace_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("host/ has a parent")
+        .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The features and directories are those the stringly builds had, so no guest's ELF or
+    /// build cache moves.
+    #[test]
+    fn specs_give_the_features_and_directories_of_each_variant() {
+        let block = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+        assert_eq!(block.features(), ["guest", "openvm-crypto"]);
+        assert_eq!(block.dir_name(), "ours");
+        let stock = GuestSpec::block(Keccak::Stock, Crypto::Openvm);
+        assert_eq!(stock.features(), ["guest", "stock-keccak", "openvm-crypto"]);
+        assert_eq!(stock.dir_name(), "stock");
+        let software = GuestSpec::block(Keccak::Ours, Crypto::Software);
+        assert_eq!(software.features(), ["guest"]);
+        assert_eq!(software.dir_name(), "ours-software-crypto");
+        let census = stock.instrumented(Instrument::KeccakCensus);
+        assert_eq!(
+            census.features(),
+            ["guest", "stock-keccak", "openvm-crypto", "census"]
+        );
+        assert_eq!(census.dir_name(), "stock-census");
+        assert_eq!(census.public_values(), PUBLIC_VALUES + 80);
+        let precompiles = software.instrumented(Instrument::PrecompileCensus);
+        assert_eq!(precompiles.features(), ["guest", "crypto-census"]);
+        assert_eq!(precompiles.dir_name(), "ours-software-crypto-crypto-census");
+        let probe = GuestSpec::binary("keccak_alignment", Keccak::Stock);
+        assert_eq!(probe.features(), ["guest", "stock-keccak", "openvm-crypto"]);
+        assert_eq!(probe.dir_name(), "stock");
+        assert_eq!(probe.public_values(), PROBE_PUBLIC_VALUES);
+        assert_eq!(GuestSpec::binary("guest", Keccak::Ours), block);
+    }
+}
