@@ -113,7 +113,7 @@ pub fn verify_block(
 }
 
 /// Checks that `values` were proved under `chain`.
-pub fn check_chain(
+fn check_chain(
     values: &program::PublicValues,
     chain: &program::ChainConfig,
     chain_name: &str,

@@ -3,7 +3,6 @@
 use std::time::Duration;
 
 use alloy_primitives::B256;
-use alloy_rlp::Encodable;
 use program::{PublicValues, StatelessInput, Verdict};
 use serde::Serialize;
 
@@ -92,14 +91,12 @@ impl RunReport {
 
 /// The guest's input for a loaded block.
 pub fn guest_input(run: &NativeRun) -> Vec<u8> {
-    let input = StatelessInput {
+    StatelessInput {
         block: run.data.block_rlp.clone().into(),
         witness: run.data.witness.clone(),
         chain: run.chain.clone(),
-    };
-    let mut bytes = Vec::with_capacity(input.length());
-    input.encode(&mut bytes);
-    bytes
+    }
+    .to_bytes()
 }
 
 /// A VM run's verdict disagreeing with the native one.

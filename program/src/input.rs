@@ -45,6 +45,11 @@ impl StatelessInput {
         Ok(input)
     }
 
+    /// The bytes the guest reads: the input's RLP.
+    pub fn to_bytes(&self) -> alloc::vec::Vec<u8> {
+        alloy_rlp::encode(self)
+    }
+
     /// Validates the block.
     pub fn validate(&self) -> Result<BlockOutput, ValidationError> {
         validate_block(&self.block, &self.witness, &self.chain)

@@ -8,12 +8,12 @@
 //! 6. gas used, blob gas used, receipts root, logs bloom and requests hash match the header;
 //! 7. the state changes, applied to the trie, give the header's state root.
 
-use alloc::vec::Vec;
 use alloy_consensus::{proofs, Block, Header, TxEip4844Variant, TxEnvelope, TxReceipt};
 use alloy_hardforks::EthereumHardforks;
-use alloy_primitives::{Bloom, Bytes, B256};
+use alloy_primitives::{Bloom, B256};
 use alloy_rlp::{Decodable, Encodable};
 use mpt::{NodeStore, StateTrie};
+use revm::database::BundleState;
 
 use crate::body::{recover_senders, validate_body};
 use crate::chain::ChainConfig;
@@ -98,8 +98,8 @@ pub struct ValidBlock<'s> {
     /// The post-state trie (its root is the block's `state_root`); its
     /// [`StateTrie::encoded_nodes`] with the witness's nodes hold the post-state.
     pub post_state: StateTrie<'s>,
-    /// Bytecodes the block deployed.
-    pub new_codes: Vec<Bytes>,
+    /// revm's state changes; `contracts` holds the bytecodes the block deployed.
+    pub bundle: BundleState,
 }
 
 /// [`validate_block`] over `store`, the witness's nodes ([`ExecutionWitness::node_store`]),
@@ -180,14 +180,9 @@ pub fn validate_block_over<'s>(
         gas_used: result.gas_used,
         tx_count: block.body.transactions.len(),
     };
-    let new_codes = bundle
-        .contracts
-        .values()
-        .map(|code| code.original_bytes())
-        .collect();
     Ok(ValidBlock {
         output,
         post_state: state,
-        new_codes,
+        bundle,
     })
 }

@@ -33,14 +33,9 @@ fn small() -> Small {
     }
 }
 
-fn sign<T>(tx: T) -> Signed<T>
-where
-    T: SignableTransaction<Signature>,
-{
-    let (signature, recovery) = host::gen::key(0)
-        .sign_prehash_recoverable(tx.signature_hash().as_slice())
-        .unwrap();
-    tx.into_signed(Signature::from((signature, recovery)))
+/// Signed by the first funded devnet account (the generator's own signing).
+fn sign<T: SignableTransaction<Signature>>(tx: T) -> Signed<T> {
+    host::gen::signed(tx, &host::gen::key(0))
 }
 
 fn eip1559(chain: &ChainConfig, gas_limit: u64, input: Bytes) -> TxEnvelope {

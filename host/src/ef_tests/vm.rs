@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use alloy_rlp::Encodable;
 use program::{PublicValues, StatelessInput};
 use serde::Serialize;
 
@@ -117,13 +116,12 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
         let mut check = |block: Validated<'_>| {
             let label = format!("{} {} block {index}", case.file.display(), case.name);
             index += 1;
-            let input = StatelessInput {
+            let bytes = StatelessInput {
                 block: block.block.to_vec().into(),
                 witness: block.witness.clone(),
                 chain: block.chain.clone(),
-            };
-            let mut bytes = Vec::with_capacity(input.length());
-            input.encode(&mut bytes);
+            }
+            .to_bytes();
             match (block.result, vm.execute(&bytes).as_deref()) {
                 (Ok(native), Ok(public)) => {
                     let expected = PublicValues::new(native, block.chain);

@@ -22,16 +22,23 @@ use super::{COINBASE, FACTORY, HASHER, TOKEN};
 
 const GWEI: u128 = 1_000_000_000;
 
-fn sign<T>(tx: T, key: &SigningKey) -> TxEnvelope
+/// `tx` signed by `key`.
+pub fn signed<T>(tx: T, key: &SigningKey) -> Signed<T>
 where
     T: SignableTransaction<Signature>,
-    TxEnvelope: From<Signed<T>>,
 {
     let (signature, recovery) = key
         .sign_prehash_recoverable(tx.signature_hash().as_slice())
         .expect("a 32-byte prehash signs");
     tx.into_signed(Signature::from((signature, recovery)))
-        .into()
+}
+
+fn sign<T>(tx: T, key: &SigningKey) -> TxEnvelope
+where
+    T: SignableTransaction<Signature>,
+    TxEnvelope: From<Signed<T>>,
+{
+    signed(tx, key).into()
 }
 
 /// An EIP-1559 call from `key` (at `nonce`) to `to` with `input`.
