@@ -13,6 +13,10 @@
 //! steps are written here ([`tower`], [`twist`], [`miller`]), and they are used through
 //! `openvm-ecc-guest` and `openvm-sha2-guest`.
 //!
+//! Feature `census` adds [`census`] (calls per operation, for the precompile census build) and
+//! `check` adds [`check`] (the differential records of the `crypto_check` probe); the verifier's
+//! own build has neither.
+//!
 //! Hooks: [`install`] makes these alloy's signature-recovery provider and revm's precompile
 //! crypto. A guest must also register the moduli, curves and quadratic extensions with the VM
 //! ([`init!`]) and run under a VM config with the same ones in the same order ([`MODULI`],
@@ -28,7 +32,9 @@ extern crate alloc;
 
 pub mod bls12_381;
 pub mod bn254;
+#[cfg(feature = "census")]
 pub mod census;
+#[cfg(feature = "check")]
 pub mod check;
 pub mod ecc;
 pub mod miller;

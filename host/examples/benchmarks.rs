@@ -12,12 +12,11 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use host::guest::{self, Crypto, GuestSpec, Keccak};
-use host::precompiles::run_precompile_census;
-use host::report::{
-    census_table, run_census, run_in_vm, run_in_vm_with, Comparison, Mode, RunReport,
-};
-use host::run::run_native;
+use host::guest::{Crypto, GuestSpec, Keccak, Program};
+use host::measure::{compare, run_precompile_census};
+use host::native::run_native;
+use host::print::{census_table, comparison_table, precompile_table};
+use host::report::{run_in_vm, Mode, RunReport};
 use host::vm::Vm;
 
 fn main() -> anyhow::Result<()> {
@@ -40,7 +39,7 @@ fn main() -> anyhow::Result<()> {
          The guest (`program`'s `guest` binary) metered in the OpenVM 2.0.2 VM on CPU, with OpenVM's \
          stock keccak (`openvm_keccak256::Keccak256` / `native_xorin`) and with this project's sponge \
          (`mpt::keccak`); everything else is identical. Instructions, main-trace cells (unpadded), \
-         memory bytes (OpenVM's unpadded proving-memory estimate, see `host/src/vm.rs`) and segments \
+         memory bytes (OpenVM's unpadded proving-memory estimate, see `host/src/vm/meter.rs`) and segments \
          are exact counts. Guests build with the `guest` profile (fat LTO, one codegen unit). Unless a \
          table says otherwise, sender recovery and the `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` \
          / `ECPAIRING`, KZG point evaluation, EIP-2537 BLS12-381 precompiles, `P256VERIFY` and \
@@ -65,45 +64,39 @@ fn main() -> anyhow::Result<()> {
             continue;
         }
         let out = native.verdict.as_ref().expect("checked");
-        let stock = run_in_vm(&native, Mode::Metered, Keccak::Stock)?;
-        let ours = run_in_vm(&native, Mode::Metered, Keccak::Ours)?;
-        let census_stock = run_census(&native, Keccak::Stock)?;
-        let census_ours = run_census(&native, Keccak::Ours)?;
-        let software = run_in_vm_with(&native, Mode::Metered, Keccak::Ours, Crypto::Software)?;
-        let crypto = crypto_table(&software, &ours, out.gas_used);
+        let comparison = compare(&native)?;
+        let software = run_in_vm(
+            &native,
+            Mode::Metered,
+            GuestSpec::block(Keccak::Ours, Crypto::Software),
+        )?;
+        let crypto = crypto_table(&software, &comparison.ours, out.gas_used);
         let precompiles = [Crypto::Openvm, Crypto::Software]
             .into_iter()
-            .map(|c| run_precompile_census(&native, c).map(|census| census.table()))
+            .map(|c| run_precompile_census(&native, c).map(|census| precompile_table(&census)))
             .collect::<Result<Vec<_>, _>>()?
             .join("\n");
-        let comparison = Comparison {
-            block: id.clone(),
-            stock,
-            ours,
-        };
         writeln!(
             md,
-            "## Block {id}\n\n{} transactions, {} gas, fork {}.\n\n{}\n{}\n{}\n{}\nMetered wall time: stock {:.1} s, ours {:.1} s.\n",
+            "## Block {id}\n\n{} transactions, {} gas, fork {:?}.\n\n{}\n{}\n{}\n{}\nMetered wall time: stock {:.1} s, ours {:.1} s.\n",
             out.tx_count,
             out.gas_used,
-            native.fork().unwrap_or_default(),
-            comparison.table(),
-            census_table(&census_stock, &census_ours),
+            native.fork,
+            comparison_table(&comparison),
+            census_table(&comparison),
             crypto,
             precompiles,
             comparison.stock.wall_s,
             comparison.ours.wall_s,
         )?;
         println!("{id}:\n{crypto}");
-        println!("{id}:\n{}", comparison.table());
+        println!("{id}:\n{}", comparison_table(&comparison));
     }
     // No regression on the all-aligned path: one aligned, multiple-of-4-length buffer.
     let mut aligned = Vec::new();
     for variant in [Keccak::Stock, Keccak::Ours] {
-        let vm = Vm::new(
-            GuestSpec::binary("keccak_aligned", variant).build()?,
-            guest::PUBLIC_VALUES,
-        )?;
+        let spec = GuestSpec::program(Program::KeccakAligned, variant);
+        let vm = Vm::new(spec.build()?, spec.public_values())?;
         let (_, m) = vm.metered(&[])?;
         aligned.push(m.instructions);
     }

@@ -7,7 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
+use alloy_consensus::Header;
 use alloy_primitives::{Bytes, B256};
+use alloy_rlp::Decodable;
 use program::ExecutionWitness;
 use serde::Deserialize;
 
@@ -99,7 +101,7 @@ pub enum LoadError {
         /// What serde_json said (with line and column).
         source: serde_json::Error,
     },
-    /// The block file is not an RLP list whose first item is the header list.
+    /// The block file is not an RLP list whose first item is a header.
     #[error("{path} is not an RLP block: {source}")]
     Block {
         /// The file.
@@ -130,6 +132,9 @@ pub struct BlockData {
     pub block_rlp: Vec<u8>,
     /// The block header's RLP (a slice of `block_rlp`'s first item).
     pub header_range: std::ops::Range<usize>,
+    /// The header, decoded once on loading (the fork it runs under, the number a node was
+    /// asked for).
+    pub header: Header,
     /// The witness.
     pub witness: ExecutionWitness,
     /// The witness's `keys` (preimages of hashed keys; not needed for validation).
@@ -203,7 +208,7 @@ pub fn first_item(block: &[u8]) -> Result<std::ops::Range<usize>, alloy_rlp::Err
 
 impl BlockData {
     /// A block from its raw RLP and witness; fails when the RLP is not a list that starts with
-    /// a header list.
+    /// a header.
     pub fn new(
         id: String,
         block_rlp: Vec<u8>,
@@ -211,10 +216,12 @@ impl BlockData {
         keys: Vec<Bytes>,
     ) -> Result<Self, alloy_rlp::Error> {
         let header_range = first_item(&block_rlp)?;
+        let header = Header::decode(&mut &block_rlp[header_range.clone()])?;
         Ok(Self {
             id,
             block_rlp,
             header_range,
+            header,
             witness,
             keys,
         })

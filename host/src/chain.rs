@@ -222,6 +222,29 @@ pub fn from_file(path: &std::path::Path) -> Result<ChainConfig, ChainError> {
     from_genesis_config(json.get("config").unwrap_or(&json))
 }
 
+/// The chain config block `id` in `dir` runs under: `chain_file` if given, else
+/// `<id>.chain.json` beside the block's files, else Ethereum mainnet. An unusable file's error
+/// names it.
+pub fn for_block(
+    dir: &std::path::Path,
+    id: &str,
+    chain_file: Option<&std::path::Path>,
+) -> Result<ChainConfig, ChainError> {
+    let beside = dir.join(format!("{id}.chain.json"));
+    let path = match chain_file {
+        Some(path) => path.to_owned(),
+        None if beside.is_file() => beside,
+        None => return Ok(ChainConfig::mainnet()),
+    };
+    from_file(&path).map_err(|e| match e {
+        ChainError::File { .. } => e,
+        other => ChainError::File {
+            path,
+            reason: other.to_string(),
+        },
+    })
+}
+
 /// Default blob parameters for every scheduled fork, overridden by the config's entries
 /// (`{"cancun": {"target": 3, "max": 6, "baseFeeUpdateFraction": 3338477}}`, any key case).
 fn blob_schedule(

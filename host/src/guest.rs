@@ -35,7 +35,7 @@ pub const CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 80;
 /// little-endian u32 per operation (calls).
 pub const PRECOMPILE_CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 4 * crypto::census::OPS;
 
-/// Public values of the probe guests (`keccak_alignment`, `crypto_check`).
+/// Public values of the probe guests (package `probes`).
 pub const PROBE_PUBLIC_VALUES: usize = 32;
 
 /// Which keccak the guest hashes with.
@@ -98,40 +98,84 @@ pub enum Instrument {
     PrecompileCensus,
 }
 
-/// One guest ELF: `program`'s binary `bin` with its keccak, crypto and instrumentation.
+/// A guest program: the block verifier (package `program`) or a probe (package `probes`: test
+/// programs, not the verifier).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+#[value(rename_all = "snake_case")]
+pub enum Program {
+    /// The block verifier (`program`'s binary `guest`).
+    Guest,
+    /// The keccak path under every placement the sponge meets (`probes`).
+    KeccakAlignment,
+    /// keccak256 of one aligned buffer (`probes`).
+    KeccakAligned,
+    /// The guest's cryptography against revm's, record by record (`probes`).
+    CryptoCheck,
+}
+
+impl Program {
+    /// Its binary's name (also its name in proof files).
+    pub fn bin(self) -> &'static str {
+        match self {
+            Self::Guest => "guest",
+            Self::KeccakAlignment => "keccak_alignment",
+            Self::KeccakAligned => "keccak_aligned",
+            Self::CryptoCheck => "crypto_check",
+        }
+    }
+
+    /// The program whose binary is named `bin`.
+    pub fn from_bin(bin: &str) -> Option<Self> {
+        <Self as clap::ValueEnum>::value_variants()
+            .iter()
+            .copied()
+            .find(|p| p.bin() == bin)
+    }
+
+    /// The workspace package it is built from.
+    pub fn package(self) -> &'static str {
+        match self {
+            Self::Guest => "program",
+            _ => "probes",
+        }
+    }
+}
+
+/// One guest ELF: a [`Program`] with its keccak, crypto and instrumentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GuestSpec<'a> {
-    /// The binary: `guest` (the block verifier) or a probe (`keccak_alignment`,
-    /// `keccak_aligned`, `crypto_check`).
-    pub bin: &'a str,
+pub struct GuestSpec {
+    /// The program.
+    pub program: Program,
     /// Its keccak.
     pub keccak: Keccak,
     /// Where its cryptography runs.
     pub crypto: Crypto,
-    /// Its instrumentation.
+    /// Its instrumentation (block verifier only).
     pub instrument: Instrument,
 }
 
-impl<'a> GuestSpec<'a> {
+impl GuestSpec {
     /// The block verifier.
     pub fn block(keccak: Keccak, crypto: Crypto) -> Self {
-        Self {
-            bin: "guest",
-            keccak,
-            crypto,
-            instrument: Instrument::None,
-        }
+        Self::program(Program::Guest, keccak).with_crypto(crypto)
     }
 
-    /// Binary `bin` (the block verifier or a probe) with crypto on the chips and no
-    /// instrumentation: what `host prove` proves.
-    pub fn binary(bin: &'a str, keccak: Keccak) -> Self {
+    /// `program` with crypto on the chips and no instrumentation: what `host prove` proves.
+    pub fn program(program: Program, keccak: Keccak) -> Self {
         Self {
-            bin,
+            program,
             keccak,
             crypto: Crypto::Openvm,
             instrument: Instrument::None,
         }
+    }
+
+    /// The same guest with its cryptography on `crypto`.
+    pub fn with_crypto(self, crypto: Crypto) -> Self {
+        Self { crypto, ..self }
     }
 
     /// The same guest with `instrument`.
@@ -139,7 +183,7 @@ impl<'a> GuestSpec<'a> {
         Self { instrument, ..self }
     }
 
-    /// `program`'s cargo features for it.
+    /// Its package's cargo features (`program` and `probes` name them alike).
     pub fn features(&self) -> Vec<&'static str> {
         let mut features = vec!["guest"];
         if self.keccak == Keccak::Stock {
@@ -158,16 +202,17 @@ impl<'a> GuestSpec<'a> {
 
     /// How many public values it reveals.
     pub fn public_values(&self) -> usize {
-        match (self.bin, self.instrument) {
-            ("guest", Instrument::None) => PUBLIC_VALUES,
-            ("guest", Instrument::KeccakCensus) => CENSUS_PUBLIC_VALUES,
-            ("guest", Instrument::PrecompileCensus) => PRECOMPILE_CENSUS_PUBLIC_VALUES,
+        match (self.program, self.instrument) {
+            (Program::Guest, Instrument::None) => PUBLIC_VALUES,
+            (Program::Guest, Instrument::KeccakCensus) => CENSUS_PUBLIC_VALUES,
+            (Program::Guest, Instrument::PrecompileCensus) => PRECOMPILE_CENSUS_PUBLIC_VALUES,
             _ => PROBE_PUBLIC_VALUES,
         }
     }
 
     /// Its target directory's name under the guest target root: the keccak variant, then
-    /// `software-crypto`, `census` or `crypto-census` where they apply.
+    /// `software-crypto`, `census` or `crypto-census` where they apply. A probe shares its
+    /// variant's directory with the block verifier, so the dependencies they share build once.
     pub fn dir_name(&self) -> String {
         let mut name = self.keccak.name().to_owned();
         if self.crypto == Crypto::Software {
@@ -183,7 +228,7 @@ impl<'a> GuestSpec<'a> {
 
     /// Builds (or reuses) its ELF.
     pub fn build(&self) -> Result<Elf, VmError> {
-        let pkg_dir = workspace_dir().join("program");
+        let pkg_dir = workspace_dir().join(self.program.package());
         let pkg = get_package(&pkg_dir);
         let opts = GuestOptions::default()
             .with_features(self.features())
@@ -191,11 +236,14 @@ impl<'a> GuestSpec<'a> {
             .with_profile(GUEST_PROFILE.into())
             .with_target_dir(guest_target_root().join(self.dir_name()));
         let filter = Some(TargetFilter {
-            name: self.bin.into(),
+            name: self.program.bin().into(),
             kind: "bin".into(),
         });
         let variant = self.keccak.name();
-        eprintln!("building the guest binary {} ({variant}) ...", self.bin);
+        eprintln!(
+            "building the guest binary {} ({variant}) ...",
+            self.program.bin()
+        );
         let target_dir = build_guest_package(&pkg, &opts, None, &filter)
             .map_err(|code| VmError::GuestBuild { variant, code })?;
         let elf_path = find_unique_executable(&pkg_dir, target_dir, &filter)
@@ -249,10 +297,16 @@ mod tests {
         let precompiles = software.instrumented(Instrument::PrecompileCensus);
         assert_eq!(precompiles.features(), ["guest", "crypto-census"]);
         assert_eq!(precompiles.dir_name(), "ours-software-crypto-crypto-census");
-        let probe = GuestSpec::binary("keccak_alignment", Keccak::Stock);
+        let probe = GuestSpec::program(Program::KeccakAlignment, Keccak::Stock);
         assert_eq!(probe.features(), ["guest", "stock-keccak", "openvm-crypto"]);
         assert_eq!(probe.dir_name(), "stock");
         assert_eq!(probe.public_values(), PROBE_PUBLIC_VALUES);
-        assert_eq!(GuestSpec::binary("guest", Keccak::Ours), block);
+        assert_eq!(GuestSpec::program(Program::Guest, Keccak::Ours), block);
+        assert_eq!(probe.program.package(), "probes");
+        for program in <Program as clap::ValueEnum>::value_variants() {
+            assert_eq!(Program::from_bin(program.bin()), Some(*program));
+        }
+        assert_eq!(Program::from_bin("guest_v2"), None);
+        assert_eq!(block.program.package(), "program");
     }
 }

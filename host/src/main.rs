@@ -1,22 +1,20 @@
-//! `host`: the command line of the stateless block verifier.
-
-mod print;
+//! `host`: the command line of the stateless block verifier. One function per subcommand, each
+//! the pipeline it runs: resolve the block ([`Target::resolve`]), validate it natively
+//! ([`native::validate`]), run the guest in the VM or prove it, and print ([`host::print`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
 use alloy_primitives::B256;
-use clap::{Args, Parser, Subcommand};
-use host::blocks::{self, DEFAULT_BLOCK};
-use host::fetch::{fetch, locate_or_fetch, BlockSource, FetchOptions, Fetched};
-use host::guest::{Crypto, Keccak};
-use host::inspect::inspect;
-use host::report::{
-    census_table, run_census, run_in_vm, run_in_vm_with, Comparison, Mode, RunReport,
-};
-use host::run::{chain_for, run_native, NativeRun};
-use print::{print_metered, print_public_values, print_run, print_witness, write_json};
+use clap::{Parser, Subcommand};
+use host::blocks;
+use host::fetch::FetchOptions;
+use host::guest::{Crypto, GuestSpec, Keccak, Program};
+use host::native::{self, NativeRun};
+use host::print::{self, write_json};
+use host::report::{run_in_vm, Mode, RunReport};
+use host::target::Target;
 
 #[derive(Parser)]
 #[command(
@@ -27,66 +25,6 @@ use print::{print_metered, print_public_values, print_run, print_witness, write_
 struct Cli {
     #[command(subcommand)]
     command: Command,
-}
-
-/// Which block, and where its files are.
-#[derive(Args)]
-struct Target {
-    /// Block number or name (reads `<BLOCK>.block.rlp` and `<BLOCK>.witness.json`). Default:
-    /// the project's generated devnet block.
-    #[arg(long, default_value = DEFAULT_BLOCK)]
-    block: String,
-    /// Directory holding the block files. Default: `blocks/`, then `blocks/cache/`.
-    #[arg(long)]
-    blocks_dir: Option<PathBuf>,
-    /// An archive node's JSON-RPC URL: fetch the block first when its files are missing.
-    #[arg(long)]
-    rpc_url: Option<String>,
-    /// Genesis-style chain config (JSON). Default: `<BLOCK>.chain.json` beside the block
-    /// files if present, else Ethereum mainnet.
-    #[arg(long)]
-    chain: Option<PathBuf>,
-}
-
-impl Target {
-    /// The directory holding the block's files, fetching them first where a URL is given.
-    fn dir(&self) -> anyhow::Result<PathBuf> {
-        let dirs = match &self.blocks_dir {
-            Some(dir) => vec![dir.clone()],
-            None => blocks::default_dirs().to_vec(),
-        };
-        let fetch_dir = self
-            .blocks_dir
-            .clone()
-            .unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR));
-        let chain = chain_for(&fetch_dir, &self.block, self.chain.as_deref())?;
-        if let Some(url) = &self.rpc_url {
-            eprintln!(
-                "block {}: fetching from {url} if its files are missing",
-                self.block
-            );
-        }
-        let (dir, fetched) = locate_or_fetch(
-            &dirs,
-            &self.block,
-            self.rpc_url.as_deref(),
-            &fetch_dir,
-            &chain,
-            FetchOptions::default(),
-        )?;
-        if let Some(fetched) = fetched {
-            print_fetched(&fetched);
-        }
-        Ok(dir)
-    }
-
-    fn native(&self) -> anyhow::Result<NativeRun> {
-        Ok(run_native(
-            &self.dir()?,
-            &self.block,
-            self.chain.as_deref(),
-        )?)
-    }
 }
 
 #[derive(Subcommand)]
@@ -222,52 +160,42 @@ enum Command {
     },
 }
 
-fn print_fetched(fetched: &Fetched) {
-    let via = match fetched.source {
-        BlockSource::RawBlock => "debug_getRawBlock",
-        BlockSource::FullBlock => "eth_getBlockByNumber (re-encoded)",
-    };
-    let (out, w) = (&fetched.output, &fetched.data.witness);
-    println!(
-        "fetched block {} ({}) via {via}: {} transactions, {} gas",
-        fetched.data.id, out.block_hash, out.tx_count, out.gas_used
-    );
-    println!(
-        "  witness: {} nodes, {} codes, {} headers; VALID natively",
-        w.state.len(),
-        w.codes.len(),
-        w.headers.len()
-    );
-    println!(
-        "  wrote {} and {}",
-        fetched.paths.0.display(),
-        fetched.paths.1.display()
-    );
+/// Resolves the target (fetching it if asked), validates it natively and prints the verdict;
+/// returns the run and its exit status.
+fn validate(target: &Target) -> anyhow::Result<(NativeRun, ExitCode)> {
+    let resolved = target.resolve(FetchOptions::default())?;
+    if let Some(fetched) = &resolved.fetched {
+        print::print_fetched(&resolved.data, fetched);
+    }
+    let run = native::validate(resolved);
+    let code = print::print_run(&run);
+    Ok((run, code))
+}
+
+/// [`validate`], for commands that need a valid block (`what` they would do with it).
+fn validate_valid(target: &Target, what: &str) -> anyhow::Result<NativeRun> {
+    let (run, code) = validate(target)?;
+    if code != ExitCode::SUCCESS {
+        anyhow::bail!("block {} is invalid natively; {what}", target.block);
+    }
+    Ok(run)
 }
 
 fn run(
     target: &Target,
     mode: Mode,
-    (keccak, crypto): (Keccak, Crypto),
+    spec: GuestSpec,
     segments: bool,
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let native = target.native()?;
-    let code = print_run(&native);
-    let report = match mode {
-        Mode::Native => RunReport::native(&native),
-        _ if native.verdict.is_err() => RunReport::native(&native),
-        _ => {
-            let report = run_in_vm_with(&native, mode, keccak, crypto)?;
-            println!(
-                "block {} VALID in the VM ({mode:?}, keccak {}, crypto {}): public values match the native run",
-                target.block,
-                keccak.name(),
-                crypto.name()
-            );
-            print_metered(&report, segments);
-            report
-        }
+    let (native, code) = validate(target)?;
+    let report = if mode == Mode::Native || native.verdict.is_err() {
+        RunReport::native(&native)
+    } else {
+        let report = run_in_vm(&native, mode, spec)?;
+        print::print_vm_run(&report);
+        print::print_metered(&report, segments);
+        report
     };
     if let Some(path) = json {
         write_json(path, &report)?;
@@ -275,54 +203,31 @@ fn run(
     Ok(code)
 }
 
+fn compare(target: &Target, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to compare")?;
+    let comparison = host::measure::compare(&native)?;
+    print::print_comparison(&comparison);
+    if let Some(path) = json {
+        write_json(path, &comparison)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn census(
     target: &Target,
     crypto: Option<Crypto>,
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let native = target.native()?;
-    if print_run(&native) != ExitCode::SUCCESS {
-        anyhow::bail!("block {} is invalid natively; no census", target.block);
-    }
+    let native = validate_valid(target, "no census")?;
     let choices = crypto.map_or(vec![Crypto::Openvm, Crypto::Software], |c| vec![c]);
     let mut all = Vec::new();
     for crypto in choices {
-        let census = host::precompiles::run_precompile_census(&native, crypto)?;
-        println!("\nblock {}: precompile census\n", target.block);
-        print!("{}", census.table());
+        let census = host::measure::run_precompile_census(&native, crypto)?;
+        print::print_precompile_census(&census);
         all.push(census);
     }
     if let Some(path) = json {
         write_json(path, &all)?;
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn compare(target: &Target, json: Option<&Path>) -> anyhow::Result<ExitCode> {
-    let block = &target.block;
-    let native = target.native()?;
-    if print_run(&native) != ExitCode::SUCCESS {
-        anyhow::bail!("block {block} is invalid natively; nothing to compare");
-    }
-    let stock = run_in_vm(&native, Mode::Metered, Keccak::Stock)?;
-    let ours = run_in_vm(&native, Mode::Metered, Keccak::Ours)?;
-    let census = (
-        run_census(&native, Keccak::Stock)?,
-        run_census(&native, Keccak::Ours)?,
-    );
-    let comparison = Comparison {
-        block: block.to_owned(),
-        stock,
-        ours,
-    };
-    println!("\nblock {block}: OpenVM stock keccak versus ours (metered)\n");
-    print!("{}", comparison.table());
-    println!();
-    print!("{}", census_table(&census.0, &census.1));
-    if let Some(path) = json {
-        let mut value = serde_json::to_value(&comparison)?;
-        value["census"] = serde_json::json!({ "stock": census.0, "ours": census.1 });
-        write_json(path, &value)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -333,80 +238,58 @@ fn prove(
     log_stacked_height: usize,
     out: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
-    let block = &target.block;
-    let native = target.native()?;
-    if print_run(&native) != ExitCode::SUCCESS {
-        anyhow::bail!("block {block} is invalid natively; nothing to prove");
-    }
-    let input = host::report::guest_input(&native);
-    let (file, elapsed) = host::proof::prove(
-        "guest",
-        keccak,
-        host::guest::PUBLIC_VALUES,
-        log_stacked_height,
-        &input,
-    )?;
-    let out = out.unwrap_or_else(|| PathBuf::from(format!("{block}.proof")));
+    let native = validate_valid(target, "nothing to prove")?;
+    let spec = GuestSpec::program(Program::Guest, keccak);
+    let (file, elapsed) = host::proof::prove(spec, log_stacked_height, &native.guest_input())?;
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{}.proof", target.block)));
     host::proof::write(&out, &file)?;
-    let size = std::fs::metadata(&out)?.len();
-    println!(
-        "proved block {block} (keccak {}): {} segments, {size} bytes, {:.1} s -> {}",
-        keccak.name(),
-        file.proof.per_segment.len(),
-        elapsed.as_secs_f64(),
-        out.display()
-    );
-    if let Some(values) = program::PublicValues::from_bytes(&file.public_values) {
-        println!("  public values (in the proof file):");
-        print_public_values(&values, None);
-    }
+    print::print_proved(&target.block, &file, &out, elapsed);
     Ok(ExitCode::SUCCESS)
 }
 
 fn verify(path: &Path, chain_file: Option<&Path>) -> anyhow::Result<ExitCode> {
     let file = host::proof::read(path)?;
-    let summary = |file: &host::proof::ProofFile| {
-        format!(
-            "{} {}, {} segments",
-            file.bin,
-            file.keccak.name(),
-            file.proof.per_segment.len()
-        )
-    };
-    if file.bin != "guest" {
+    if file.bin != Program::Guest.bin() {
         // A probe guest's proof: its public values are its own.
-        return Ok(match host::proof::verify(&file) {
-            Ok(public) => {
-                println!("proof {} VALID ({})", path.display(), summary(&file));
-                println!(
-                    "  public values    {}",
-                    alloy_primitives::hex::encode(public)
-                );
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                println!("proof {} INVALID: {e}", path.display());
-                ExitCode::from(1)
-            }
-        });
+        let verdict = host::proof::verify(&file).map_err(|e| e.to_string());
+        return Ok(print::print_verified_probe(path, &file, &verdict));
     }
     let (chain, chain_name) = match chain_file {
         Some(file) => (host::chain::from_file(file)?, file.display().to_string()),
         None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
     };
-    Ok(
-        match host::proof::verify_block(&file, &chain, &chain_name) {
-            Ok(values) => {
-                println!("proof {} VALID ({})", path.display(), summary(&file));
-                print_public_values(&values, Some(&chain_name));
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                println!("proof {} INVALID: {e}", path.display());
-                ExitCode::from(1)
-            }
-        },
-    )
+    let verdict = host::proof::verify_block(&file, &chain, &chain_name).map_err(|e| e.to_string());
+    Ok(print::print_verified_block(
+        path,
+        &file,
+        &verdict,
+        &chain_name,
+    ))
+}
+
+fn witness(target: &Target, pre_state_root: Option<B256>) -> anyhow::Result<ExitCode> {
+    let resolved = target.resolve(FetchOptions::default())?;
+    if let Some(fetched) = &resolved.fetched {
+        print::print_fetched(&resolved.data, fetched);
+    }
+    let report = host::inspect::inspect(&resolved.data, pre_state_root)?;
+    print::print_witness(&report);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fetch(
+    block: u64,
+    rpc_url: &str,
+    dir: Option<PathBuf>,
+    options: FetchOptions,
+    chain_file: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let dir = dir.unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR));
+    let chain = host::chain::for_block(&dir, &block.to_string(), chain_file)?;
+    eprintln!("fetching block {block} from {rpc_url}");
+    let fetched = host::fetch::fetch(rpc_url, block, &dir, &chain, options)?;
+    print::print_fetched(&fetched.data, &fetched.report);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn ef_tests(
@@ -434,11 +317,7 @@ fn ef_tests(
     if let Some(path) = json {
         write_json(path, &summary)?;
     }
-    Ok(if summary.failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit_status(summary.failed == 0))
 }
 
 fn ef_tests_vm(paths: &[PathBuf], json: Option<&Path>, k: usize) -> anyhow::Result<ExitCode> {
@@ -450,16 +329,27 @@ fn ef_tests_vm(paths: &[PathBuf], json: Option<&Path>, k: usize) -> anyhow::Resu
     if let Some(path) = json {
         write_json(path, &sample)?;
     }
-    Ok(if sample.failures.is_empty() {
+    Ok(exit_status(sample.failures.is_empty()))
+}
+
+fn gen(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let out = out.unwrap_or_else(blocks::default_root);
+    for line in host::gen::write_all(&out)? {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn exit_status(passed: bool) -> ExitCode {
+    if passed {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    }
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+    let result = match Cli::parse().command {
         Command::Run {
             target,
             mode,
@@ -470,7 +360,8 @@ fn main() -> ExitCode {
             json,
         } => {
             let mode = if native { Mode::Native } else { mode };
-            run(&target, mode, (keccak, crypto), segments, json.as_deref())
+            let spec = GuestSpec::block(keccak, crypto);
+            run(&target, mode, spec, segments, json.as_deref())
         }
         Command::Compare { target, json } => compare(&target, json.as_deref()),
         Command::Census {
@@ -488,14 +379,7 @@ fn main() -> ExitCode {
         Command::Witness {
             target,
             pre_state_root,
-        } => target
-            .dir()
-            .and_then(|dir| Ok(blocks::load(&dir, &target.block)?))
-            .and_then(|data| Ok(inspect(&data, pre_state_root)?))
-            .map(|report| {
-                print_witness(&report);
-                ExitCode::SUCCESS
-            }),
+        } => witness(&target, pre_state_root),
         Command::Fetch {
             block,
             rpc_url,
@@ -504,47 +388,28 @@ fn main() -> ExitCode {
             retries,
             chain,
         } => {
-            let dir = blocks_dir.unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR));
             let options = FetchOptions {
                 timeout: Duration::from_secs(timeout),
                 retries,
                 ..FetchOptions::default()
             };
-            chain_for(&dir, &block.to_string(), chain.as_deref())
-                .map_err(anyhow::Error::from)
-                .and_then(|chain| {
-                    eprintln!("fetching block {block} from {rpc_url}");
-                    Ok(fetch(&rpc_url, block, &dir, &chain, options)?)
-                })
-                .map(|fetched| {
-                    print_fetched(&fetched);
-                    ExitCode::SUCCESS
-                })
+            fetch(block, &rpc_url, blocks_dir, options, chain.as_deref())
         }
         Command::EfTests {
             paths,
             json,
-            threads,
-            vm,
+            threads: _,
+            vm: true,
             sample,
-        } => {
-            if vm {
-                ef_tests_vm(&paths, json.as_deref(), sample)
-            } else {
-                ef_tests(&paths, json.as_deref(), threads)
-            }
-        }
-        Command::Gen { out } => {
-            let out = out.unwrap_or_else(blocks::default_root);
-            host::gen::write_all(&out)
-                .map(|written| {
-                    for line in written {
-                        println!("{line}");
-                    }
-                    ExitCode::SUCCESS
-                })
-                .map_err(anyhow::Error::from)
-        }
+        } => ef_tests_vm(&paths, json.as_deref(), sample),
+        Command::EfTests {
+            paths,
+            json,
+            threads,
+            vm: false,
+            ..
+        } => ef_tests(&paths, json.as_deref(), threads),
+        Command::Gen { out } => gen(out),
     };
     result.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -1,20 +1,26 @@
-//! What the `host` commands print.
+//! Everything the `host` commands print: verdicts, reports, tables (Markdown, so BENCHMARKS.md
+//! takes them as they are) and JSON files. The commands compute; this module only renders.
 
 use std::process::ExitCode;
 
-use host::inspect::{RootSource, WitnessReport};
-use host::report::RunReport;
-use host::run::NativeRun;
 use program::{PublicValues, Verdict};
+
+use crate::ef_tests::{vm::VmSample, Outcome, Summary};
+use crate::fetch::{BlockSource, FetchReport};
+use crate::inspect::{RootSource, WitnessReport};
+use crate::measure::{Comparison, PrecompileCensus};
+use crate::native::NativeRun;
+use crate::proof::ProofFile;
+use crate::report::RunReport;
 
 /// Prints a native run's verdict; returns its exit status (0 valid, 1 invalid, 2 unusable,
 /// 3 witness insufficient).
 pub fn print_run(run: &NativeRun) -> ExitCode {
-    let fork = run.fork().unwrap_or_else(|| "?".into());
+    let fork = run.fork;
     let verdict = Verdict::of(&run.verdict);
     match &run.verdict {
         Ok(out) => {
-            println!("block {} VALID natively ({fork})", run.data.id);
+            println!("block {} VALID natively ({fork:?})", run.data.id);
             println!("  block hash       {}", out.block_hash);
             println!("  parent hash      {}", out.parent_hash);
             println!("  pre-state root   {}", out.pre_state_root);
@@ -33,7 +39,7 @@ pub fn print_run(run: &NativeRun) -> ExitCode {
                 Verdict::Unusable => "UNUSABLE",
                 _ => "INVALID",
             };
-            println!("block {} {word} ({fork}): {e}", run.data.id);
+            println!("block {} {word} ({fork:?}): {e}", run.data.id);
             if verdict == Verdict::Insufficient {
                 println!(
                     "  the witness lacks data the block needs: this says nothing about the block"
@@ -55,6 +61,7 @@ pub fn print_public_values(values: &PublicValues, chain: Option<&str>) {
     }
 }
 
+/// Prints what a witness holds and reaches (`host witness`).
 pub fn print_witness(r: &WitnessReport) {
     let source = match r.pre_state_root.1 {
         RootSource::ParentHeader => "parent header",
@@ -77,6 +84,7 @@ pub fn print_witness(r: &WitnessReport) {
     );
 }
 
+/// Prints a VM run's figures, and the per-segment table when `segments`.
 pub fn print_metered(report: &RunReport, segments: bool) {
     let (Some(insns), Some(cells), Some(memory), Some(segs)) = (
         report.instructions,
@@ -107,6 +115,7 @@ pub fn print_metered(report: &RunReport, segments: bool) {
     }
 }
 
+/// Writes `value` as pretty JSON to `path`.
 pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
     std::fs::write(path, serde_json::to_vec_pretty(value)?)?;
     eprintln!("wrote {}", path.display());
@@ -114,8 +123,7 @@ pub fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> anyh
 }
 
 /// One line per failed case, the skips by reason, then the closing line.
-pub fn print_ef_failures(summary: &host::ef_tests::Summary) {
-    use host::ef_tests::Outcome;
+pub fn print_ef_failures(summary: &Summary) {
     let mut skips: std::collections::BTreeMap<&str, usize> = Default::default();
     for case in &summary.cases {
         match &case.outcome {
@@ -141,7 +149,7 @@ pub fn print_ef_failures(summary: &host::ef_tests::Summary) {
 }
 
 /// The VM sample: each case, every disagreement, the closing line.
-pub fn print_ef_vm_sample(sample: &host::ef_tests::vm::VmSample) {
+pub fn print_ef_vm_sample(sample: &VmSample) {
     for case in &sample.cases {
         println!(
             "  {} {} ({} blocks)",
@@ -162,4 +170,228 @@ pub fn print_ef_vm_sample(sample: &host::ef_tests::vm::VmSample) {
         sample.cases.len().saturating_sub(sample.failures.len()),
         sample.failures.len()
     );
+}
+
+/// Prints how a block was fetched (`host fetch`, or `host run --rpc-url` on a missing block).
+pub fn print_fetched(data: &crate::blocks::BlockData, fetched: &FetchReport) {
+    let via = match fetched.source {
+        BlockSource::RawBlock => "debug_getRawBlock",
+        BlockSource::FullBlock => "eth_getBlockByNumber (re-encoded)",
+    };
+    let (out, w) = (&fetched.output, &data.witness);
+    println!(
+        "fetched block {} ({}) via {via}: {} transactions, {} gas",
+        data.id, out.block_hash, out.tx_count, out.gas_used
+    );
+    println!(
+        "  witness: {} nodes, {} codes, {} headers; VALID natively",
+        w.state.len(),
+        w.codes.len(),
+        w.headers.len()
+    );
+    println!(
+        "  wrote {} and {}",
+        fetched.paths.0.display(),
+        fetched.paths.1.display()
+    );
+}
+
+/// Prints `host compare`'s two tables.
+pub fn print_comparison(comparison: &Comparison) {
+    println!(
+        "\nblock {}: OpenVM stock keccak versus ours (metered)\n",
+        comparison.block
+    );
+    print!("{}", comparison_table(comparison));
+    println!();
+    print!("{}", census_table(comparison));
+}
+
+/// Prints one precompile census (`host census`).
+pub fn print_precompile_census(census: &PrecompileCensus) {
+    println!("\nblock {}: precompile census\n", census.block);
+    print!("{}", precompile_table(census));
+}
+
+/// `host compare`'s table: metric, stock, ours, delta, delta %.
+pub fn comparison_table(c: &Comparison) -> String {
+    let rows = [
+        ("instructions", c.stock.instructions, c.ours.instructions),
+        ("main cells", c.stock.main_cells, c.ours.main_cells),
+        ("memory bytes", c.stock.memory_bytes, c.ours.memory_bytes),
+        ("segments", c.stock.segments, c.ours.segments),
+    ];
+    let mut out =
+        String::from("| metric | stock | ours | delta | delta % |\n|---|---:|---:|---:|---:|\n");
+    for (name, stock, ours) in rows {
+        let (s, o) = (
+            stock.unwrap_or_default() as i128,
+            ours.unwrap_or_default() as i128,
+        );
+        let pct = if s == 0 {
+            0.0
+        } else {
+            (o - s) as f64 * 100.0 / s as f64
+        };
+        out += &format!("| {name} | {s} | {o} | {:+} | {pct:+.2}% |\n", o - s);
+    }
+    out
+}
+
+/// The keccak census table of both variants.
+pub fn census_table(c: &Comparison) -> String {
+    let (stock, ours) = (&c.census.stock, &c.census.ours);
+    let (s, o) = (stock.census, ours.census);
+    let rows = [
+        ("XORIN all aligned", s.xorin_aligned, o.xorin_aligned),
+        (
+            "XORIN length only unaligned",
+            s.xorin_len_unaligned,
+            o.xorin_len_unaligned,
+        ),
+        (
+            "XORIN state pointer unaligned",
+            s.xorin_state_unaligned,
+            o.xorin_state_unaligned,
+        ),
+        (
+            "XORIN input pointer unaligned",
+            s.xorin_input_unaligned,
+            o.xorin_input_unaligned,
+        ),
+        (
+            "XORIN overlapping",
+            s.xorin_overlapping,
+            o.xorin_overlapping,
+        ),
+        (
+            "bytes XORed in software",
+            s.software_bytes,
+            o.software_bytes,
+        ),
+        ("bytes staged on the stack", s.staged_bytes, o.staged_bytes),
+        ("KECCAKF calls", s.keccakf, o.keccakf),
+        (
+            "keccak heap bytes",
+            s.keccak_heap_bytes,
+            o.keccak_heap_bytes,
+        ),
+        (
+            "guest heap bytes (total)",
+            stock.guest_heap_bytes,
+            ours.guest_heap_bytes,
+        ),
+    ];
+    let mut out = String::from("| keccak census | stock | ours |\n|---|---:|---:|\n");
+    for (name, s, o) in rows {
+        out += &format!("| {name} | {s} | {o} |\n");
+    }
+    out
+}
+
+/// A precompile census's table: operation, calls, instructions, per call, share of the block.
+pub fn precompile_table(census: &PrecompileCensus) -> String {
+    let mut out = format!(
+        "| {} crypto | calls | instructions | per call | share of block |\n|---|---:|---:|---:|---:|\n",
+        census.crypto.name()
+    );
+    for cost in census.ops.iter().filter(|c| c.calls > 0) {
+        let n = cost.instructions.unwrap_or_default();
+        out += &format!(
+            "| {} | {} | {n} | {} | {:.2}% |\n",
+            cost.op,
+            cost.calls,
+            n / u64::from(cost.calls),
+            n as f64 * 100.0 / census.block_instructions.max(1) as f64
+        );
+    }
+    out += &format!(
+        "| block (census build) | | {} | | 100% |\n",
+        census.block_instructions
+    );
+    out
+}
+
+/// Prints that the guest agreed with the native run in the VM.
+pub fn print_vm_run(report: &RunReport) {
+    println!(
+        "block {} VALID in the VM ({:?}, keccak {}, crypto {}): public values match the native run",
+        report.block,
+        report.mode,
+        report.keccak.map_or("-", |k| k.name()),
+        report.crypto.map_or("-", |c| c.name()),
+    );
+}
+
+/// Prints a proof written by `host prove`.
+pub fn print_proved(
+    block: &str,
+    file: &ProofFile,
+    out: &std::path::Path,
+    elapsed: std::time::Duration,
+) {
+    let size = std::fs::metadata(out).map_or(0, |m| m.len());
+    println!(
+        "proved block {block} (keccak {}): {} segments, {size} bytes, {:.1} s -> {}",
+        file.keccak.name(),
+        file.proof.per_segment.len(),
+        elapsed.as_secs_f64(),
+        out.display()
+    );
+    if let Some(values) = PublicValues::from_bytes(&file.public_values) {
+        println!("  public values (in the proof file):");
+        print_public_values(&values, None);
+    }
+}
+
+fn proof_summary(file: &ProofFile) -> String {
+    format!(
+        "{} {}, {} segments",
+        file.bin,
+        file.keccak.name(),
+        file.proof.per_segment.len()
+    )
+}
+
+/// Prints a probe proof's verification (`host verify`); returns the exit status.
+pub fn print_verified_probe(
+    path: &std::path::Path,
+    file: &ProofFile,
+    verdict: &Result<Vec<u8>, String>,
+) -> ExitCode {
+    match verdict {
+        Ok(public) => {
+            println!("proof {} VALID ({})", path.display(), proof_summary(file));
+            println!(
+                "  public values    {}",
+                alloy_primitives::hex::encode(public)
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("proof {} INVALID: {e}", path.display());
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Prints a block proof's verification under the chain named `chain` (`host verify`); returns
+/// the exit status.
+pub fn print_verified_block(
+    path: &std::path::Path,
+    file: &ProofFile,
+    verdict: &Result<PublicValues, String>,
+    chain: &str,
+) -> ExitCode {
+    match verdict {
+        Ok(values) => {
+            println!("proof {} VALID ({})", path.display(), proof_summary(file));
+            print_public_values(values, Some(chain));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("proof {} INVALID: {e}", path.display());
+            ExitCode::from(1)
+        }
+    }
 }

@@ -18,7 +18,7 @@ use openvm_stark_backend::p3_field::PrimeField32;
 use openvm_transpiler::elf::Elf;
 use serde::{Deserialize, Serialize};
 
-use crate::guest::{GuestSpec, Keccak};
+use crate::guest::{GuestSpec, Keccak, Program};
 use crate::progress::SegmentProgress;
 use crate::vm::{sdk, timed, vm_config, vm_err, Vm, VmError};
 
@@ -30,7 +30,7 @@ pub const FORMAT: u32 = 1;
 pub struct ProofFile {
     /// [`FORMAT`].
     pub format: u32,
-    /// The guest binary proved (`guest`, `keccak_alignment`).
+    /// The guest program proved, by its binary's name ([`Program::bin`]).
     pub bin: String,
     /// Its keccak variant.
     pub keccak: Keccak,
@@ -58,6 +58,9 @@ pub enum ProofError {
         /// What is wrong.
         reason: String,
     },
+    /// The file names a guest program this host does not build.
+    #[error("the proof is of guest `{0}`, which this host does not build")]
+    UnknownProgram(String),
     /// The file's format version is not [`FORMAT`].
     #[error("proof file format {0} is not supported (expected {FORMAT})")]
     Format(u32),
@@ -102,7 +105,7 @@ pub fn verify_block(
     chain: &program::ChainConfig,
     chain_name: &str,
 ) -> Result<program::PublicValues, BlockProofError> {
-    if file.bin != "guest" {
+    if file.bin != Program::Guest.bin() {
         return Err(BlockProofError::NotABlockProof(file.bin.clone()));
     }
     let public = verify(file)?;
@@ -158,15 +161,14 @@ pub fn fixed_table_log_height() -> usize {
         .trailing_zeros() as usize
 }
 
-/// Proves guest `bin` (variant `keccak`) on `input`.
+/// Proves the guest `spec` on `input`.
 pub fn prove(
-    bin: &str,
-    keccak: Keccak,
-    public_values_len: usize,
+    spec: GuestSpec,
     log_stacked_height: usize,
     input: &[u8],
 ) -> Result<(ProofFile, Duration), ProofError> {
-    let elf = GuestSpec::binary(bin, keccak).build()?;
+    let (bin, keccak, public_values_len) = (spec.program.bin(), spec.keccak, spec.public_values());
+    let elf = spec.build()?;
     let log_stacked_height = fit_program(&elf, log_stacked_height);
     // A metered pass first (seconds), so progress can say how many segments there are.
     let (_, metering) =
@@ -215,7 +217,9 @@ pub fn verify(file: &ProofFile) -> Result<Vec<u8>, ProofError> {
     if file.format != FORMAT {
         return Err(ProofError::Format(file.format));
     }
-    let elf = GuestSpec::binary(&file.bin, file.keccak).build()?;
+    let program =
+        Program::from_bin(&file.bin).ok_or_else(|| ProofError::UnknownProgram(file.bin.clone()))?;
+    let elf = GuestSpec::program(program, file.keccak).build()?;
     let sdk = sdk(file.public_values_len, file.log_stacked_height)?;
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
     let expected_commit = sdk.app_prover(exe).map_err(vm_err)?.app_exe_commit();

@@ -11,7 +11,8 @@
 //! [`evm`] (revm with EIP-7610), [`execute`] (alloy-evm's block executor, state changes into the
 //! trie), [`validate`] (the
 //! whole check), [`input`] (what the guest reads), [`public`] (what a proof commits to),
-//! [`error`] (why a block fails, and the [`Verdict`]).
+//! [`error`] (why a block fails, and the [`Verdict`]); with feature `guest`, `guest` (the VM's
+//! input and output, and the instrumented builds' hooks).
 #![no_std]
 #![warn(missing_docs)]
 
@@ -23,6 +24,8 @@ pub mod db;
 pub mod error;
 pub mod evm;
 pub mod execute;
+#[cfg(feature = "guest")]
+pub mod guest;
 pub mod header;
 pub mod input;
 pub mod public;

@@ -7,7 +7,7 @@
 
 use alloy_primitives::hex;
 use crypto::check::{outcome, write_record, Tag};
-use host::guest::{GuestSpec, Keccak};
+use host::guest::{GuestSpec, Keccak, Program};
 use host::vm::Vm;
 
 /// base length (u16 BE) ‖ exponent length (u16 BE) ‖ base ‖ exponent ‖ modulus.
@@ -43,7 +43,7 @@ fn main() {
             modexp(&[0x5a; 16], &exp32, &odd16),
         ),
     ];
-    let elf = GuestSpec::binary("crypto_check", Keccak::Ours)
+    let elf = GuestSpec::program(Program::CryptoCheck, Keccak::Ours)
         .build()
         .expect("crypto_check builds");
     let vm = Vm::new(elf, 32).expect("VM");

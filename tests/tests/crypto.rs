@@ -5,7 +5,7 @@
 
 use alloy_primitives::{hex, Signature, U256};
 use crypto::check::{outcome, write_record, Tag};
-use host::guest::{GuestSpec, Keccak};
+use host::guest::{GuestSpec, Keccak, Program};
 use host::vm::Vm;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use revm::precompile::{Crypto, DefaultCrypto};
@@ -376,7 +376,7 @@ fn in_the_vm_the_chips_answer_as_revm_does() {
     for ((tag, input), want) in cases.iter().zip(&expected) {
         write_record(&mut records, *tag, input, want);
     }
-    let elf = GuestSpec::binary("crypto_check", Keccak::Ours)
+    let elf = GuestSpec::program(Program::CryptoCheck, Keccak::Ours)
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
     let vm = Vm::new(elf, 32).unwrap_or_else(|e| panic!("{e}"));

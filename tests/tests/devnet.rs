@@ -40,9 +40,9 @@ fn gen_reproduces_the_committed_blocks_byte_for_byte() {
 #[test]
 fn the_committed_blocks_validate_natively_with_their_chain_config() {
     for id in ["devnet", "devnet-small"] {
-        let run = host::run::run_native(&project_blocks(), id, None).unwrap();
+        let run = host::native::run_native(&project_blocks(), id, None).unwrap();
         assert_eq!(run.chain.chain_id, gen::CHAIN_ID);
-        assert_eq!(run.fork().as_deref(), Some("Osaka"));
+        assert_eq!(run.fork, alloy_hardforks::EthereumHardfork::Osaka);
         let out = run.verdict.unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_ne!(out.pre_state_root, out.post_state_root);
     }

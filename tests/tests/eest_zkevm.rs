@@ -9,7 +9,8 @@ fn all_eest_zkevm_fixtures_validate() {
     let names = host::blocks::list_blocks(&dir).unwrap();
     assert_eq!(names.len(), 32, "expected the 32 fixtures of the README");
     for name in &names {
-        let run = host::run::run_native(&dir, name, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let run =
+            host::native::run_native(&dir, name, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         let out = run
             .verdict
             .unwrap_or_else(|e| panic!("{name}: expected valid, got: {e}"));

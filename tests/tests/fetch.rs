@@ -63,8 +63,8 @@ fn fetches_validates_and_writes_the_raw_block() {
     let server = honest();
     let dir = scratch("raw");
     let fetched = get(&server.url, BLOCK, &dir).unwrap();
-    assert_eq!(fetched.source, BlockSource::RawBlock);
-    assert_eq!(fetched.output.block_hash.to_string(), MAINNET[0].1);
+    assert_eq!(fetched.report.source, BlockSource::RawBlock);
+    assert_eq!(fetched.report.output.block_hash.to_string(), MAINNET[0].1);
     assert_eq!(
         server.methods(),
         ["debug_getRawBlock", "debug_executionWitness"]
@@ -72,11 +72,11 @@ fn fetches_validates_and_writes_the_raw_block() {
     // The files are the node's bytes, and load back into the same valid block.
     let shared = shared_blocks_dir().join("mainnet");
     assert_eq!(
-        std::fs::read(&fetched.paths.0).unwrap(),
+        std::fs::read(&fetched.report.paths.0).unwrap(),
         std::fs::read(shared.join(format!("{BLOCK}.block.rlp"))).unwrap()
     );
-    let run = host::run::run_native(&dir, &BLOCK.to_string(), None).unwrap();
-    assert_eq!(run.verdict.unwrap(), fetched.output);
+    let run = host::native::run_native(&dir, &BLOCK.to_string(), None).unwrap();
+    assert_eq!(run.verdict.unwrap(), fetched.report.output);
     let original = host::blocks::load(&shared, &BLOCK.to_string()).unwrap();
     assert_eq!(run.data.witness, original.witness);
     assert_eq!(run.data.keys, original.keys);
@@ -94,7 +94,7 @@ fn falls_back_to_the_full_block_when_raw_blocks_are_not_served() {
     });
     let dir = scratch("full");
     let fetched = get(&server.url, BLOCK, &dir).unwrap();
-    assert_eq!(fetched.source, BlockSource::FullBlock);
+    assert_eq!(fetched.report.source, BlockSource::FullBlock);
     assert_eq!(
         server.methods(),
         [
@@ -106,7 +106,7 @@ fn falls_back_to_the_full_block_when_raw_blocks_are_not_served() {
     // Re-encoding the JSON block gives back the exact mainnet bytes.
     let shared = shared_blocks_dir().join(format!("mainnet/{BLOCK}.block.rlp"));
     assert_eq!(
-        std::fs::read(&fetched.paths.0).unwrap(),
+        std::fs::read(&fetched.report.paths.0).unwrap(),
         std::fs::read(shared).unwrap()
     );
 }
@@ -269,7 +269,7 @@ fn server_errors_are_retried_until_the_node_answers() {
         node.answer(method, params)
     });
     let fetched = get(&server.url, BLOCK, &scratch("retry")).unwrap();
-    assert_eq!(fetched.output.block_hash.to_string(), MAINNET[0].1);
+    assert_eq!(fetched.report.output.block_hash.to_string(), MAINNET[0].1);
     assert_eq!(
         server.methods(),
         [
@@ -336,28 +336,31 @@ fn missing_block_files_name_the_files_and_the_fetch_command() {
 
 #[test]
 fn run_fetches_only_what_is_missing() {
-    use host::fetch::{locate_or_fetch, LocateError};
+    use host::target::{ResolveError, Target};
     let server = honest();
     let (cache, id) = (scratch("locate"), BLOCK.to_string());
-    let empty = scratch("locate-empty");
-    let dirs = [empty.to_path_buf(), cache.to_path_buf()];
-    let chain = ChainConfig::mainnet();
+    let mut target = Target::on_disk(&cache, &id, None);
     // Missing, no URL: the missing files, no request.
-    let err = locate_or_fetch(&dirs, &id, None, &cache, &chain, fast()).unwrap_err();
-    assert!(matches!(err, LocateError::Missing(_)), "{err}");
-    // Missing, with a URL: fetched into the cache directory.
-    let (dir, fetched) =
-        locate_or_fetch(&dirs, &id, Some(&server.url), &cache, &chain, fast()).unwrap();
-    assert_eq!(dir, *cache);
-    assert_eq!(fetched.unwrap().output.block_hash.to_string(), MAINNET[0].1);
+    let err = target.resolve(fast()).unwrap_err();
+    assert!(matches!(err, ResolveError::Missing(_)), "{err}");
+    assert!(server.methods().is_empty());
+    // Missing, with a URL: fetched into the blocks directory, and loaded from the fetch.
+    target.rpc_url = Some(server.url.clone());
+    let resolved = target.resolve(fast()).unwrap();
+    assert_eq!(resolved.dir, *cache);
+    let fetched = resolved.fetched.expect("fetched");
+    assert_eq!(fetched.output.block_hash.to_string(), MAINNET[0].1);
+    assert_eq!(resolved.data.block_hash(), fetched.output.block_hash);
     assert_eq!(server.methods().len(), 2);
     // Present: found, nothing fetched.
-    let (dir, fetched) =
-        locate_or_fetch(&dirs, &id, Some(&server.url), &cache, &chain, fast()).unwrap();
-    assert_eq!((dir, fetched.is_none()), (cache.clone(), true));
+    let resolved = target.resolve(fast()).unwrap();
+    assert_eq!(
+        (resolved.dir, resolved.fetched.is_none()),
+        (cache.clone(), true)
+    );
     assert_eq!(server.methods().len(), 2);
     // A name, not a number: nothing a node could serve.
-    let err =
-        locate_or_fetch(&dirs, "devnet-x", Some(&server.url), &cache, &chain, fast()).unwrap_err();
-    assert!(matches!(err, LocateError::NotANumber(_)), "{err}");
+    target.block = "devnet-x".into();
+    let err = target.resolve(fast()).unwrap_err();
+    assert!(matches!(err, ResolveError::NotANumber(_)), "{err}");
 }

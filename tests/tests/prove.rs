@@ -7,7 +7,7 @@
 //! A whole block is proved too: the generated `devnet-small` block (withdrawals and system
 //! calls, one segment), through the same `guest` binary `host prove` uses.
 
-use host::guest::{GuestSpec, Keccak};
+use host::guest::{GuestSpec, Keccak, Program};
 use host::proof::{self, ProofError};
 use host::vm::Vm;
 
@@ -20,7 +20,7 @@ const PUBLIC_VALUES: usize = 32;
 static ONE_PROVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn prove(variant: Keccak) -> proof::ProofFile {
-    let elf = GuestSpec::binary("keccak_alignment", variant)
+    let elf = GuestSpec::program(Program::KeccakAlignment, variant)
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
     // Its assertions run during execution: a failure is a guest panic.
@@ -28,9 +28,7 @@ fn prove(variant: Keccak) -> proof::ProofFile {
         .and_then(|vm| vm.metered(&[]))
         .unwrap_or_else(|e| panic!("{e}"));
     let (file, elapsed) = proof::prove(
-        "keccak_alignment",
-        variant,
-        PUBLIC_VALUES,
+        GuestSpec::program(Program::KeccakAlignment, variant),
         LOG_STACKED_HEIGHT,
         &[],
     )
@@ -52,7 +50,7 @@ fn prove(variant: Keccak) -> proof::ProofFile {
 #[test]
 fn the_stacked_height_holds_the_fixed_tables() {
     assert_eq!(proof::fixed_table_log_height(), 21);
-    let elf = GuestSpec::binary("keccak_alignment", Keccak::Ours)
+    let elf = GuestSpec::program(Program::KeccakAlignment, Keccak::Ours)
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(proof::fit_program(&elf, 20), 21);
@@ -99,13 +97,11 @@ fn keccak_alignment_proves_and_verifies_with_both_keccaks() {
 fn the_small_devnet_block_proves_in_one_segment_and_verifies() {
     let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::run::run_native(&blocks, "devnet-small", None).unwrap();
+    let native = host::native::run_native(&blocks, "devnet-small", None).unwrap();
     let out = native.verdict.clone().unwrap();
-    let input = host::report::guest_input(&native);
+    let input = native.guest_input();
     let (file, elapsed) = proof::prove(
-        "guest",
-        Keccak::Ours,
-        host::guest::PUBLIC_VALUES,
+        GuestSpec::program(Program::Guest, Keccak::Ours),
         LOG_STACKED_HEIGHT,
         &input,
     )

@@ -24,7 +24,7 @@ struct Small {
 
 fn small() -> Small {
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let run = host::run::run_native(&blocks, "devnet-small", None).unwrap();
+    let run = host::native::run_native(&blocks, "devnet-small", None).unwrap();
     run.verdict.as_ref().expect("devnet-small is valid");
     Small {
         block: Block::decode(&mut run.data.block_rlp.as_slice()).unwrap(),

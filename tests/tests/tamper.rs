@@ -335,9 +335,9 @@ fn random_corruption_never_panics() {
 #[test]
 fn corrupted_guest_inputs_never_panic() {
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let run = host::run::run_native(&blocks, "devnet-small", None).unwrap();
+    let run = host::native::run_native(&blocks, "devnet-small", None).unwrap();
     let original = *run.verdict.as_ref().unwrap();
-    let bytes = host::report::guest_input(&run);
+    let bytes = run.guest_input();
     let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
     let (mut undecodable, mut rejected, mut valid) = (0, 0, 0);
     for round in 0..400 {

@@ -83,7 +83,7 @@ fn malformed_files_are_errors_not_panics() {
     for (id, block, witness) in cases {
         std::fs::write(dir.join(format!("{id}.block.rlp")), block).unwrap();
         std::fs::write(dir.join(format!("{id}.witness.json")), witness).unwrap();
-        match host::run::run_native(&dir, id, None) {
+        match host::native::run_native(&dir, id, None) {
             Err(e) => println!("{id}: load error: {e}"),
             Ok(run) => {
                 let err = run.verdict.expect_err("malformed input must not validate");
@@ -91,6 +91,6 @@ fn malformed_files_are_errors_not_panics() {
             }
         }
     }
-    assert!(host::run::run_native(&dir, "absent", None).is_err());
+    assert!(host::native::run_native(&dir, "absent", None).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }

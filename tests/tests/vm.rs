@@ -4,17 +4,22 @@
 //! census; the guest's chain-config commitment; a sample of the EF blockchain tests.
 //! The first run builds the guest ELFs with openvm-build (minutes); later runs reuse them.
 
-use host::guest::Keccak;
+use host::guest::{Crypto, GuestSpec, Keccak};
 use host::report::{run_in_vm, Mode};
 use tests::shared_blocks_dir;
 
 #[test]
 fn block_24171384_runs_in_the_vm_with_both_keccaks() {
     let dir = shared_blocks_dir().join("mainnet");
-    let native = host::run::run_native(&dir, "24171384", None).unwrap();
+    let native = host::native::run_native(&dir, "24171384", None).unwrap();
     assert!(native.verdict.is_ok());
     // Metered with ours: the public values are checked against the native run inside.
-    let ours = run_in_vm(&native, Mode::Metered, Keccak::Ours).unwrap_or_else(|e| panic!("{e}"));
+    let ours = run_in_vm(
+        &native,
+        Mode::Metered,
+        GuestSpec::block(Keccak::Ours, Crypto::Openvm),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(ours.valid);
     let (insns, cells, memory, segments) = (
         ours.instructions.unwrap(),
@@ -30,7 +35,12 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
     );
     println!("24171384 (ours): {insns} instructions, {cells} main cells, {memory} memory bytes, {segments} segments");
     // Stock executes to the same public values.
-    let stock = run_in_vm(&native, Mode::Execute, Keccak::Stock).unwrap_or_else(|e| panic!("{e}"));
+    let stock = run_in_vm(
+        &native,
+        Mode::Execute,
+        GuestSpec::block(Keccak::Stock, Crypto::Openvm),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(stock.valid);
 }
 
@@ -40,14 +50,18 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
 #[test]
 fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
     use host::guest::Crypto;
-    use host::report::run_in_vm_with;
+    use host::report::run_in_vm;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let native = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
     assert!(native.verdict.is_ok());
     let mut instructions = Vec::new();
     for crypto in [Crypto::Openvm, Crypto::Software] {
-        let report = run_in_vm_with(&native, Mode::Metered, Keccak::Ours, crypto)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let report = run_in_vm(
+            &native,
+            Mode::Metered,
+            GuestSpec::block(Keccak::Ours, crypto),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert!(report.valid);
         let (insns, segments) = (report.instructions.unwrap(), report.segments.unwrap());
         println!(
@@ -70,15 +84,15 @@ fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
 #[test]
 fn the_precompile_census_counts_and_prices_sender_recovery() {
     use host::guest::Crypto;
-    use host::precompiles::run_precompile_census;
+    use host::measure::run_precompile_census;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let native = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
     let block: alloy_consensus::Block<alloy_consensus::TxEnvelope> =
         alloy_rlp::Decodable::decode(&mut native.data.block_rlp.as_slice()).unwrap();
     let transactions = block.body.transactions.len() as u32;
     assert_eq!(transactions, 10);
     let census = run_precompile_census(&native, Crypto::Openvm).unwrap_or_else(|e| panic!("{e}"));
-    println!("{}", census.table());
+    println!("{}", host::print::precompile_table(&census));
     let (sender, rest) = census.ops.split_first().unwrap();
     assert_eq!(sender.op, "sender recovery");
     assert_eq!(sender.calls, transactions);
@@ -99,9 +113,14 @@ fn the_precompile_census_counts_and_prices_sender_recovery() {
 #[test]
 fn eest_ecrecover_fixture_runs_in_the_vm_on_the_chips() {
     let dir = shared_blocks_dir().join("eest-zkevm");
-    let native = host::run::run_native(&dir, "precompile_fixed_cost-ecrecover", None).unwrap();
+    let native = host::native::run_native(&dir, "precompile_fixed_cost-ecrecover", None).unwrap();
     assert!(native.verdict.is_ok());
-    let report = run_in_vm(&native, Mode::Metered, Keccak::Ours).unwrap_or_else(|e| panic!("{e}"));
+    let report = run_in_vm(
+        &native,
+        Mode::Metered,
+        GuestSpec::block(Keccak::Ours, Crypto::Openvm),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.valid);
     let instructions = report.instructions.unwrap();
     println!("ecrecover fixture (chips): {instructions} instructions");
@@ -116,9 +135,14 @@ fn eest_ecrecover_fixture_runs_in_the_vm_on_the_chips() {
 fn eest_point_evaluation_fixture_runs_in_the_vm_on_the_chips() {
     let dir = shared_blocks_dir().join("eest-zkevm");
     let id = "precompile_fixed_cost-point_evaluation";
-    let native = host::run::run_native(&dir, id, None).unwrap();
+    let native = host::native::run_native(&dir, id, None).unwrap();
     assert!(native.verdict.is_ok());
-    let report = run_in_vm(&native, Mode::Metered, Keccak::Ours).unwrap_or_else(|e| panic!("{e}"));
+    let report = run_in_vm(
+        &native,
+        Mode::Metered,
+        GuestSpec::block(Keccak::Ours, Crypto::Openvm),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(report.valid);
     let instructions = report.instructions.unwrap();
     // 10 M gas at 50,000 gas a call (EIP-4844's fixed cost).
@@ -142,10 +166,14 @@ fn every_eest_zkevm_fixture_runs_in_the_vm() {
     let ids = host::blocks::list_blocks(&dir).unwrap();
     assert!(ids.len() >= 32, "{} fixtures", ids.len());
     for id in &ids {
-        let native = host::run::run_native(&dir, id, None).unwrap();
+        let native = host::native::run_native(&dir, id, None).unwrap();
         assert!(native.verdict.is_ok(), "{id}");
-        let report =
-            run_in_vm(&native, Mode::Execute, Keccak::Ours).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let report = run_in_vm(
+            &native,
+            Mode::Execute,
+            GuestSpec::block(Keccak::Ours, Crypto::Openvm),
+        )
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
         assert!(report.valid, "{id}");
         println!("{id}: valid in the VM, {:.1} s", report.wall_s);
     }
@@ -158,12 +186,11 @@ fn every_eest_zkevm_fixture_runs_in_the_vm() {
 #[test]
 fn the_guest_commits_to_the_chain_config_it_ran_under() {
     use host::guest::{Crypto, GuestSpec};
-    use host::report::guest_input;
     use host::vm::Vm;
     use program::PublicValues;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let honest = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
-    let mut forged = host::run::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let honest = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let mut forged = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
     forged
         .chain
         .forks
@@ -174,9 +201,9 @@ fn the_guest_commits_to_the_chain_config_it_ran_under() {
     );
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let vm = Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
-    let reveal = |run: &host::run::NativeRun| {
+    let reveal = |run: &host::native::NativeRun| {
         PublicValues::from_bytes(
-            &vm.execute(&guest_input(run))
+            &vm.execute(&run.guest_input())
                 .unwrap_or_else(|e| panic!("{e}")),
         )
         .unwrap()

@@ -61,6 +61,13 @@ pub enum BlockSource {
 pub struct Fetched {
     /// The block and witness.
     pub data: BlockData,
+    /// How it was fetched.
+    pub report: FetchReport,
+}
+
+/// How a block was fetched, and what it was found to be.
+#[derive(Debug)]
+pub struct FetchReport {
     /// The native verdict (valid).
     pub output: BlockOutput,
     /// Where the raw block came from.
@@ -130,14 +137,10 @@ pub fn fetch(
         method: "debug_getRawBlock",
         reason: e.to_string(),
     })?;
-    let header_number =
-        <alloy_consensus::Header as alloy_rlp::Decodable>::decode(&mut data.header_rlp())
-            .ok()
-            .map(|h| h.number);
-    if header_number != Some(number) {
+    if data.header.number != number {
         return Err(FetchError::WrongBlock {
             block: number,
-            reason: format!("the node returned block {header_number:?}"),
+            reason: format!("the node returned block {}", data.header.number),
         });
     }
     let output =
@@ -161,44 +164,10 @@ pub fn fetch(
     write_atomic(&paths.1, &witness_json)?;
     Ok(Fetched {
         data,
-        output,
-        source,
-        paths,
+        report: FetchReport {
+            output,
+            source,
+            paths,
+        },
     })
-}
-
-/// Why a block's files could neither be found nor fetched.
-#[derive(Debug, thiserror::Error)]
-pub enum LocateError {
-    /// Not on disk, and no URL to fetch from.
-    #[error(transparent)]
-    Missing(#[from] blocks::MissingBlock),
-    /// Not on disk, and not a block number a node could serve.
-    #[error("{0}; only numbered blocks can be fetched")]
-    NotANumber(blocks::MissingBlock),
-    /// Fetching failed.
-    #[error(transparent)]
-    Fetch(#[from] FetchError),
-}
-
-/// The directory among `dirs` holding block `id`'s files; when there is none and `rpc_url` is
-/// given, fetches the block into `fetch_dir` (validating it under `chain`) and returns that.
-pub fn locate_or_fetch(
-    dirs: &[PathBuf],
-    id: &str,
-    rpc_url: Option<&str>,
-    fetch_dir: &Path,
-    chain: &ChainConfig,
-    options: FetchOptions,
-) -> Result<(PathBuf, Option<Fetched>), LocateError> {
-    let missing = match blocks::locate(dirs, id) {
-        Ok(dir) => return Ok((dir, None)),
-        Err(missing) => missing,
-    };
-    let Some(url) = rpc_url else {
-        return Err(missing.into());
-    };
-    let number = id.parse().map_err(|_| LocateError::NotANumber(missing))?;
-    let fetched = fetch(url, number, fetch_dir, chain, options)?;
-    Ok((fetch_dir.to_owned(), Some(fetched)))
 }

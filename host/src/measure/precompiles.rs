@@ -13,9 +13,8 @@ use serde::Serialize;
 use crate::guest::{
     Crypto, GuestSpec, Instrument, Keccak, PRECOMPILE_CENSUS_PUBLIC_VALUES, PUBLIC_VALUES,
 };
-use crate::report::{check_public, guest_input, VmRunError};
-use crate::run::NativeRun;
-use crate::vm::Vm;
+use crate::native::NativeRun;
+use crate::vm::{check_public, Vm, VmRunError};
 use crypto::census::{Op, OPS};
 
 /// The guest's input byte that asks it to compute nothing twice.
@@ -61,7 +60,7 @@ pub fn run_precompile_census(
 ) -> Result<PrecompileCensus, VmRunError> {
     let spec = GuestSpec::block(Keccak::Ours, crypto).instrumented(Instrument::PrecompileCensus);
     let vm = Vm::new(spec.build()?, spec.public_values())?;
-    let input = guest_input(run);
+    let input = run.guest_input();
     let measure = |twice: u8| -> Result<([u32; OPS], u64), VmRunError> {
         let (public, metering) = vm.metered_items(&[&input, &[twice]])?;
         check_public(&public, run)?;
@@ -99,29 +98,4 @@ pub fn run_precompile_census(
         block_instructions: base,
         ops,
     })
-}
-
-impl PrecompileCensus {
-    /// The table: operation, calls, instructions, per call, share of the block.
-    pub fn table(&self) -> String {
-        let mut out = format!(
-            "| {} crypto | calls | instructions | per call | share of block |\n|---|---:|---:|---:|---:|\n",
-            self.crypto.name()
-        );
-        for cost in self.ops.iter().filter(|c| c.calls > 0) {
-            let n = cost.instructions.unwrap_or_default();
-            out += &format!(
-                "| {} | {} | {n} | {} | {:.2}% |\n",
-                cost.op,
-                cost.calls,
-                n / u64::from(cost.calls),
-                n as f64 * 100.0 / self.block_instructions.max(1) as f64
-            );
-        }
-        out += &format!(
-            "| block (census build) | | {} | | 100% |\n",
-            self.block_instructions
-        );
-        out
-    }
 }

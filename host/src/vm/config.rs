@@ -1,0 +1,153 @@
+//! The VM configuration every guest runs under, and the SDK built on it.
+//!
+//! rv32im, io, keccak, SHA-2, Int256, modular arithmetic, Fp2 and short Weierstrass, over the
+//! moduli and curves the `crypto` crate declares, in the order its `init!` registers them (the
+//! test below checks the two agree).
+
+use openvm_sdk::config::{AggregationSystemParams, AppConfig};
+use openvm_sdk::openvm_circuit::arch::SystemConfig;
+use openvm_sdk::Sdk;
+use openvm_sdk_config::{SdkSystemConfig, SdkVmConfig};
+use openvm_stark_sdk::config::app_params_with_100_bits_security;
+
+use super::{vm_err, VmError};
+
+/// The VM configuration: rv32im, io, keccak, and room for `public_values` public values.
+///
+/// The count is rounded up to a power of two: the prover commits the public values as a
+/// Merkle tree and panics on any other count (`pv_height must be a power of two`, seen when the
+/// block guest revealed 96). A guest leaves the extra values zero; callers read the first
+/// `public_values`.
+///
+/// It also has the extensions the `crypto` crate's guests run on: SHA-2, Int256 (`MODEXP`'s
+/// other moduli), the modular-arithmetic
+/// extension over [`crypto::MODULI`] and the short-Weierstrass extension over
+/// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256, BLS12-381 G1) and the Fp2 extension over
+/// [`crypto::COMPLEX`] (BN254's and BLS12-381's `Fp2`), in the order the guests' `crypto::init!` registers them. Every guest runs under this one config; a software-crypto guest leaves
+/// those chips empty.
+pub fn vm_config(public_values: usize) -> SdkVmConfig {
+    use openvm_algebra_circuit::{Fp2Extension, ModularExtension};
+    use openvm_ecc_circuit::{CurveConfig, WeierstrassExtension, P256_CONFIG, SECP256K1_CONFIG};
+    let modulus = |hex: &str| {
+        num_bigint::BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16)
+            .expect("crypto::MODULI are hex")
+    };
+    let bn254 = CurveConfig {
+        struct_name: crypto::CURVES[1].to_string(),
+        modulus: modulus(crypto::bn254::COORDINATE_MODULUS),
+        scalar: modulus(crypto::bn254::SCALAR_MODULUS),
+        a: 0u8.into(),
+        b: 3u8.into(),
+    };
+    let mut config = SdkVmConfig::riscv32();
+    config.keccak = Some(Default::default());
+    config.sha2 = Some(Default::default());
+    config.bigint = Some(Default::default());
+    config.modular = Some(ModularExtension::new(
+        crypto::MODULI.iter().map(|m| modulus(m)).collect(),
+    ));
+    config.fp2 = Some(Fp2Extension::new(
+        crypto::COMPLEX
+            .iter()
+            .map(|(name, base)| (name.to_string(), modulus(crypto::MODULI[*base])))
+            .collect(),
+    ));
+    let bls12_381 = CurveConfig {
+        struct_name: crypto::CURVES[3].to_string(),
+        modulus: modulus(crypto::bls12_381::COORDINATE_MODULUS),
+        scalar: modulus(crypto::bls12_381::ORDER),
+        a: 0u8.into(),
+        b: 4u8.into(),
+    };
+    config.ecc = Some(WeierstrassExtension::new(vec![
+        SECP256K1_CONFIG.clone(),
+        bn254,
+        P256_CONFIG.clone(),
+        bls12_381,
+    ]));
+    config.system = SdkSystemConfig {
+        config: SystemConfig::default().with_public_values(public_values.next_power_of_two()),
+    };
+    config
+}
+
+/// The SDK for this project's VM config with `public_values` public values and segments of
+/// at most 2^`log_stacked_height` rows.
+pub(crate) fn sdk(public_values: usize, log_stacked_height: usize) -> Result<Sdk, VmError> {
+    let params = app_params_with_100_bits_security(log_stacked_height);
+    Sdk::new(
+        AppConfig::new(vm_config(public_values), params),
+        AggregationSystemParams::default(),
+    )
+    .map_err(vm_err)
+}
+
+#[cfg(test)]
+mod tests {
+    use openvm_ecc_circuit::{
+        P256_CONFIG, P256_MODULUS, P256_ORDER, SECP256K1_CONFIG, SECP256K1_MODULUS, SECP256K1_ORDER,
+    };
+
+    /// The moduli and curves the guests declare (crate `crypto`, as the literals its macros
+    /// need) are the ones this config gives the VM, in the same order, and OpenVM's own.
+    #[test]
+    fn the_vm_config_registers_what_the_guest_declares() {
+        let config = super::vm_config(crate::guest::PUBLIC_VALUES);
+        let hex = |m: &str| m.trim_start_matches("0x").to_lowercase();
+        let moduli: Vec<String> = config
+            .modular
+            .expect("modular extension")
+            .supported_moduli
+            .iter()
+            .map(|m| m.to_str_radix(16))
+            .collect();
+        let declared = crypto::MODULI.map(hex);
+        assert_eq!(moduli, declared);
+        assert_eq!(SECP256K1_MODULUS.to_str_radix(16), declared[0]);
+        assert_eq!(SECP256K1_ORDER.to_str_radix(16), declared[1]);
+        assert_eq!(P256_MODULUS.to_str_radix(16), declared[3]);
+        assert_eq!(P256_ORDER.to_str_radix(16), declared[4]);
+        let curves = config.ecc.expect("Weierstrass extension").supported_curves;
+        let names: Vec<&str> = curves.iter().map(|c| c.struct_name.as_str()).collect();
+        assert_eq!(names, crypto::CURVES);
+        assert_eq!(names[0], SECP256K1_CONFIG.struct_name);
+        assert_eq!(names[2], P256_CONFIG.struct_name);
+        // Each curve's coordinate field is a registered modulus.
+        for curve in &curves {
+            assert!(
+                moduli.contains(&curve.modulus.to_str_radix(16)),
+                "{}",
+                curve.struct_name
+            );
+        }
+        assert!(config.sha2.is_some());
+        // `crypto::init!` registers the same moduli and curves, in this order.
+        let source = include_str!("../../../crypto/src/lib.rs").to_lowercase();
+        let init = &source[source.find("macro_rules! init").expect("init! macro")..];
+        let at = |m: &str| init.find(m).unwrap_or_else(|| panic!("{m} not in init!"));
+        for pair in declared.windows(2) {
+            assert!(
+                at(&pair[0]) < at(&pair[1]),
+                "{} before {}",
+                pair[0],
+                pair[1]
+            );
+        }
+        let curve_list = crypto::CURVES
+            .map(|c| format!("\"{}\"", c.to_lowercase()))
+            .join(", ");
+        assert!(
+            init.contains(&format!("sw_init! {{ {curve_list} }}")),
+            "{curve_list}"
+        );
+        // The Fp2 fields: same names, over the same moduli, as `complex_init!`'s list.
+        let fp2 = config.fp2.expect("Fp2 extension").supported_moduli;
+        for ((name, modulus), (declared_name, base)) in fp2.iter().zip(crypto::COMPLEX) {
+            assert_eq!(name, declared_name);
+            assert_eq!(modulus.to_str_radix(16), declared[base]);
+            let item = format!("\"{}\" {{ mod_idx = {base} }}", name.to_lowercase());
+            assert!(init.contains(&item), "{item}");
+        }
+        assert_eq!(fp2.len(), crypto::COMPLEX.len());
+    }
+}

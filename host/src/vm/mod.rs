@@ -1,0 +1,112 @@
+//! The guest in the OpenVM VM: its configuration ([`config`]), plain execution (here),
+//! metering ([`meter`]), and the block guest run against its native verdict ([`block`]). Guest
+//! ELFs come from [`crate::guest`]; proving is [`crate::proof`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
+use openvm_sdk::{Sdk, StdIn, F};
+use openvm_stark_sdk::config::MAX_APP_LOG_STACKED_HEIGHT;
+use openvm_transpiler::elf::Elf;
+
+pub mod block;
+pub mod config;
+pub mod meter;
+
+pub use block::{check_public, run_block, BlockRun, VmRunError};
+pub(crate) use config::sdk;
+pub use config::vm_config;
+pub use meter::{Metering, SegmentStats};
+
+/// A VM step that failed.
+#[derive(Debug, thiserror::Error)]
+pub enum VmError {
+    /// The guest did not build.
+    #[error("building the guest ({variant}) failed{}", .code.map(|c| format!(" with exit code {c}")).unwrap_or_default())]
+    GuestBuild {
+        /// The variant.
+        variant: &'static str,
+        /// cargo's exit code.
+        code: Option<i32>,
+    },
+    /// The guest ELF could not be found or decoded.
+    #[error("guest ELF: {0}")]
+    Elf(String),
+    /// The SDK or the VM failed (keygen, transpiling, execution: a guest panic lands here).
+    #[error("OpenVM: {0}")]
+    Vm(String),
+}
+
+pub(crate) fn vm_err(e: impl std::fmt::Display) -> VmError {
+    VmError::Vm(e.to_string())
+}
+
+/// The SDK and the transpiled guest.
+pub struct Vm {
+    sdk: Sdk,
+    exe: Arc<VmExe<F>>,
+    public_values: usize,
+}
+
+impl Vm {
+    /// The VM for `elf` with this project's config, `public_values` public values and the
+    /// default app parameters.
+    pub fn new(elf: Elf, public_values: usize) -> Result<Self, VmError> {
+        Self::with_log_stacked_height(elf, public_values, MAX_APP_LOG_STACKED_HEIGHT)
+    }
+
+    /// The VM with segments of at most 2^`log_stacked_height` rows (as a prover would use).
+    pub fn with_log_stacked_height(
+        elf: Elf,
+        public_values: usize,
+        log_stacked_height: usize,
+    ) -> Result<Self, VmError> {
+        let sdk = sdk(public_values, log_stacked_height)?;
+        let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
+        Ok(Self {
+            sdk,
+            exe,
+            public_values,
+        })
+    }
+
+    pub(crate) fn stdin(input: &[u8]) -> StdIn {
+        Self::stdin_items(&[input])
+    }
+
+    fn stdin_items(items: &[&[u8]]) -> StdIn {
+        let mut stdin = StdIn::default();
+        for item in items {
+            stdin.write_bytes(item);
+        }
+        stdin
+    }
+
+    /// Pure execution; returns the public values.
+    pub fn execute(&self, input: &[u8]) -> Result<Vec<u8>, VmError> {
+        self.execute_items(&[input])
+    }
+
+    /// [`Vm::execute`] with several input items, read by the guest in this order.
+    pub fn execute_items(&self, items: &[&[u8]]) -> Result<Vec<u8>, VmError> {
+        let mut public = self
+            .sdk
+            .execute(self.exe.clone(), Self::stdin_items(items))
+            .map_err(vm_err)?;
+        public.truncate(self.public_values);
+        Ok(public)
+    }
+}
+
+/// Wall time and the throughput it implies.
+pub fn throughput(instructions: u64, elapsed: Duration) -> f64 {
+    instructions as f64 / elapsed.as_secs_f64().max(1e-9)
+}
+
+/// Times `f`.
+pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
+    let started = Instant::now();
+    let value = f();
+    (value, started.elapsed())
+}

@@ -1,0 +1,13 @@
+//! Test guests, kept out of the verifier's package so that its default build holds only what
+//! validates blocks. Each binary is a small program the host builds for the VM
+//! (`host::guest::Program`), executes or proves, and checks:
+//!
+//! - `keccak_alignment`: the keccak path (`xorin` and the sponge) under every placement the
+//!   sponge meets, asserted in the VM and then proved (`tests/tests/prove.rs`);
+//! - `keccak_aligned`: keccak256 of one aligned buffer, every absorb on the all-aligned path
+//!   (the no-regression figure in BENCHMARKS.md);
+//! - `crypto_check`: the guest's cryptography on OpenVM's chips against revm's software, record
+//!   by record (`crypto::check`; `tests/tests/crypto.rs`).
+//!
+//! The library is empty: the binaries are the package.
+#![no_std]

@@ -1,0 +1,102 @@
+//! The guest's side of the VM, so that `src/bin/guest.rs` is the pipeline and nothing else:
+//! reading the [`StatelessInput`], revealing the [`PublicValues`], and the hooks of the
+//! instrumented builds around them.
+//!
+//! - Plain build (what is proved): with feature `openvm-crypto`, sender recovery and the
+//!   precompiles' cryptography (ECRECOVER, SHA256, MODEXP, BN254 and BLS12-381 arithmetic and
+//!   pairings, KZG, P256VERIFY) are installed on OpenVM's chips (crate `crypto`; RIPEMD160 and
+//!   BLAKE2F stay software); the input is read; 128 bytes of public values are revealed.
+//! - Feature `census` (the keccak census): after the public values (word 32 on), 20 words: 10
+//!   little-endian u64, the census counters, then the guest's total heap use in bytes.
+//! - Feature `crypto-census` (the precompile census): a second input follows the block (one
+//!   byte: the `crypto::census::Op` to compute twice, or 255 for none), counting providers are
+//!   installed (on the chips or in software, as `openvm-crypto` says), and the calls per
+//!   operation follow the public values (word 32 on) as 12 little-endian u32.
+//!
+//! Every hook is `#[inline(always)]`: the plain build's code is what it would be written
+//! inline in `main`.
+
+use crate::{PublicValues, StatelessInput};
+
+/// The first public-value word after [`PublicValues`], where a census build reveals its counts.
+#[cfg(any(feature = "census", feature = "crypto-census"))]
+pub const CENSUS_WORD: usize = PublicValues::LEN / 4;
+
+#[cfg(all(feature = "census", feature = "crypto-census"))]
+compile_error!("the keccak census and the precompile census reveal into the same words");
+
+/// One run of the guest, from its first instruction to its last reveal.
+pub struct Session {
+    /// Where the heap stood when the guest started (the keccak census reports its growth).
+    #[cfg(feature = "census")]
+    heap_start: usize,
+}
+
+impl Session {
+    /// Installs the cryptography providers (feature `openvm-crypto`) and, in a keccak-census
+    /// build, notes where the heap starts.
+    #[inline(always)]
+    pub fn start() -> Self {
+        #[cfg(all(feature = "openvm-crypto", not(feature = "crypto-census")))]
+        crypto::install();
+        Self {
+            #[cfg(feature = "census")]
+            heap_start: mpt::keccak::census::heap_position(),
+        }
+    }
+
+    /// Reads the input; one that is not a [`StatelessInput`] (or has bytes after it) panics,
+    /// which ends the VM with the error text and no proof. A precompile-census build then reads
+    /// the operation to compute twice and installs its counting providers.
+    #[inline(always)]
+    pub fn read_input(&self) -> StatelessInput {
+        let bytes = openvm::io::read_vec();
+        let input = StatelessInput::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        #[cfg(feature = "crypto-census")]
+        {
+            use crypto::census::{install, set_twice, Op};
+            let twice = openvm::io::read_vec();
+            set_twice(
+                twice
+                    .first()
+                    .and_then(|&k| Op::ALL.get(k as usize).copied()),
+            );
+            assert!(
+                install(cfg!(feature = "openvm-crypto")),
+                "crypto providers already set"
+            );
+        }
+        input
+    }
+
+    /// Reveals the public values (words 0 to 31), then a census build's counts.
+    #[inline(always)]
+    pub fn reveal(self, public: &PublicValues) {
+        reveal_bytes(0, &public.to_bytes());
+
+        #[cfg(feature = "crypto-census")]
+        for (k, calls) in crypto::census::calls().iter().enumerate() {
+            openvm::io::reveal_u32(*calls, CENSUS_WORD + k);
+        }
+
+        #[cfg(feature = "census")]
+        {
+            let heap = (mpt::keccak::census::heap_position() - self.heap_start) as u64;
+            let census = mpt::keccak::census::snapshot().to_words();
+            for (k, word) in census.iter().chain([heap].iter()).enumerate() {
+                reveal_bytes(CENSUS_WORD + 2 * k, &word.to_le_bytes());
+            }
+        }
+    }
+}
+
+/// Reveals `bytes` (a multiple of 4 long) as little-endian words from word `first_word` on.
+#[inline(always)]
+fn reveal_bytes(first_word: usize, bytes: &[u8]) {
+    for (k, word) in bytes.chunks_exact(4).enumerate() {
+        openvm::io::reveal_u32(
+            u32::from_le_bytes(word.try_into().expect("4 bytes")),
+            first_word + k,
+        );
+    }
+}
