@@ -124,3 +124,61 @@ impl Target {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy_block(id: &str, to: &Path, with_chain: bool) {
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+        std::fs::create_dir_all(to).unwrap();
+        let mut names = vec![format!("{id}.block.rlp"), format!("{id}.witness.json")];
+        if with_chain {
+            names.push(format!("{id}.chain.json"));
+        }
+        for name in names {
+            std::fs::copy(from.join(&name), to.join(&name)).unwrap();
+        }
+    }
+
+    /// The chain config is read once, beside the files the block was loaded from: a directory
+    /// without `<id>.chain.json` means mainnet, one with it that chain, and `--chain` wins.
+    #[test]
+    fn the_chain_is_looked_up_where_the_block_was_found() {
+        let root = std::env::temp_dir().join(format!("target-resolve-{}", std::process::id()));
+        let (bare, beside) = (root.join("bare"), root.join("beside"));
+        copy_block("devnet-small", &bare, false);
+        copy_block("devnet-small", &beside, true);
+        let devnet = chain::from_file(&beside.join("devnet-small.chain.json")).unwrap();
+        assert_ne!(devnet.digest(), ChainConfig::mainnet().digest());
+
+        let resolve = |target: Target| target.resolve(FetchOptions::default()).unwrap();
+        let found = resolve(Target::on_disk(&bare, "devnet-small", None));
+        assert_eq!(
+            (found.dir.as_path(), found.chain.digest()),
+            (bare.as_path(), ChainConfig::mainnet().digest())
+        );
+        assert!(found.fetched.is_none());
+        let found = resolve(Target::on_disk(&beside, "devnet-small", None));
+        assert_eq!(found.chain.digest(), devnet.digest());
+        let chain_file = beside.join("devnet-small.chain.json");
+        let found = resolve(Target::on_disk(&bare, "devnet-small", Some(&chain_file)));
+        assert_eq!(found.chain.digest(), devnet.digest());
+        // The header is decoded once, on loading.
+        assert_eq!(found.data.header.number, 1);
+        assert_eq!(found.data.block_hash(), found.data.header.hash_slow());
+
+        // Missing files, no URL: the missing files are named; an unreadable chain file too.
+        match Target::on_disk(&root, "devnet-small", None).resolve(FetchOptions::default()) {
+            Err(ResolveError::Missing(missing)) => assert_eq!(missing.missing.len(), 2),
+            other => panic!("{other:?}"),
+        }
+        let bad = root.join("bad.chain.json");
+        std::fs::write(&bad, b"{").unwrap();
+        match Target::on_disk(&bare, "devnet-small", Some(&bad)).resolve(FetchOptions::default()) {
+            Err(ResolveError::Chain(e)) => assert!(e.to_string().contains("bad.chain.json"), "{e}"),
+            other => panic!("{other:?}"),
+        }
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+}

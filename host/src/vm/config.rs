@@ -23,8 +23,9 @@ use super::{vm_err, VmError};
 /// other moduli), the modular-arithmetic
 /// extension over [`crypto::MODULI`] and the short-Weierstrass extension over
 /// [`crypto::CURVES`] (secp256k1, BN254 G1, P-256, BLS12-381 G1) and the Fp2 extension over
-/// [`crypto::COMPLEX`] (BN254's and BLS12-381's `Fp2`), in the order the guests' `crypto::init!` registers them. Every guest runs under this one config; a software-crypto guest leaves
-/// those chips empty.
+/// [`crypto::COMPLEX`] (BN254's and BLS12-381's `Fp2`), in the order the guests' `crypto::init!`
+/// registers them. Every guest runs under this one config; a software-crypto guest leaves those
+/// chips empty.
 pub fn vm_config(public_values: usize) -> SdkVmConfig {
     use openvm_algebra_circuit::{Fp2Extension, ModularExtension};
     use openvm_ecc_circuit::{CurveConfig, WeierstrassExtension, P256_CONFIG, SECP256K1_CONFIG};
@@ -32,12 +33,13 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
         num_bigint::BigUint::parse_bytes(hex.trim_start_matches("0x").as_bytes(), 16)
             .expect("crypto::MODULI are hex")
     };
-    let bn254 = CurveConfig {
-        struct_name: crypto::CURVES[1].to_string(),
-        modulus: modulus(crypto::bn254::COORDINATE_MODULUS),
-        scalar: modulus(crypto::bn254::SCALAR_MODULUS),
+    // y² = x³ + b over the coordinate field, of the given scalar field.
+    let short_weierstrass = |curve: usize, coordinate: &str, scalar: &str, b: u8| CurveConfig {
+        struct_name: crypto::CURVES[curve].to_string(),
+        modulus: modulus(coordinate),
+        scalar: modulus(scalar),
         a: 0u8.into(),
-        b: 3u8.into(),
+        b: b.into(),
     };
     let mut config = SdkVmConfig::riscv32();
     config.keccak = Some(Default::default());
@@ -52,18 +54,21 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
             .map(|(name, base)| (name.to_string(), modulus(crypto::MODULI[*base])))
             .collect(),
     ));
-    let bls12_381 = CurveConfig {
-        struct_name: crypto::CURVES[3].to_string(),
-        modulus: modulus(crypto::bls12_381::COORDINATE_MODULUS),
-        scalar: modulus(crypto::bls12_381::ORDER),
-        a: 0u8.into(),
-        b: 4u8.into(),
-    };
     config.ecc = Some(WeierstrassExtension::new(vec![
         SECP256K1_CONFIG.clone(),
-        bn254,
+        short_weierstrass(
+            1,
+            crypto::bn254::COORDINATE_MODULUS,
+            crypto::bn254::SCALAR_MODULUS,
+            3,
+        ),
         P256_CONFIG.clone(),
-        bls12_381,
+        short_weierstrass(
+            3,
+            crypto::bls12_381::COORDINATE_MODULUS,
+            crypto::bls12_381::ORDER,
+            4,
+        ),
     ]));
     config.system = SdkSystemConfig {
         config: SystemConfig::default().with_public_values(public_values.next_power_of_two()),
