@@ -48,6 +48,10 @@ enum Command {
         /// Also print a per-segment table (metered mode).
         #[arg(long)]
         segments: bool,
+        /// Also print where the cells go: per AIR (chip), rows, width, main cells and share,
+        /// summed over segments; and which limit ended each segment (metered mode).
+        #[arg(long)]
+        airs: bool,
         /// Write the report as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
@@ -181,11 +185,17 @@ fn validate_valid(target: &Target, what: &str) -> anyhow::Result<NativeRun> {
     Ok(run)
 }
 
+/// What `host run` prints besides the verdict and the totals.
+struct Tables {
+    segments: bool,
+    airs: bool,
+}
+
 fn run(
     target: &Target,
     mode: Mode,
     spec: GuestSpec,
-    segments: bool,
+    tables: Tables,
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let (native, code) = validate(target)?;
@@ -194,7 +204,10 @@ fn run(
     } else {
         let report = run_in_vm(&native, mode, spec)?;
         print::print_vm_run(&report);
-        print::print_metered(&report, segments);
+        print::print_metered(&report, tables.segments);
+        if tables.airs {
+            print::print_airs(&report);
+        }
         report
     };
     if let Some(path) = json {
@@ -357,11 +370,13 @@ fn main() -> ExitCode {
             keccak,
             crypto,
             segments,
+            airs,
             json,
         } => {
             let mode = if native { Mode::Native } else { mode };
             let spec = GuestSpec::block(keccak, crypto);
-            run(&target, mode, spec, segments, json.as_deref())
+            let tables = Tables { segments, airs };
+            run(&target, mode, spec, tables, json.as_deref())
         }
         Command::Compare { target, json } => compare(&target, json.as_deref()),
         Command::Census {

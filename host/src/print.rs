@@ -105,11 +105,11 @@ pub fn print_metered(report: &RunReport, segments: bool) {
         report.throughput.unwrap_or_default() / 1e6
     );
     if let (true, Some(stats)) = (segments, &report.segment_stats) {
-        println!("  | segment | instructions | main cells | memory bytes |");
+        println!("  | segment | instructions | main cells | memory bytes | ended by |");
         for (k, s) in stats.iter().enumerate() {
             println!(
-                "  | {k} | {} | {} | {} |",
-                s.instructions, s.main_cells, s.memory_bytes
+                "  | {k} | {} | {} | {} | {} |",
+                s.instructions, s.main_cells, s.memory_bytes, s.end
             );
         }
     }
@@ -394,4 +394,46 @@ pub fn print_verified_block(
             ExitCode::from(1)
         }
     }
+}
+
+/// Prints where a metered run's cells go (`host run --airs`): per AIR, then why each segment
+/// ended.
+pub fn print_airs(report: &RunReport) {
+    let (Some(airs), Some(segments)) = (&report.airs, &report.segment_stats) else {
+        return;
+    };
+    print!("{}", airs_table(airs));
+    let mut ends: Vec<(String, usize)> = Vec::new();
+    for segment in segments {
+        let end = match &segment.end {
+            crate::vm::SegmentEnd::Height { air, .. } => format!("height of {air}"),
+            crate::vm::SegmentEnd::Memory { .. } => "memory estimate".to_owned(),
+            other => other.to_string(),
+        };
+        match ends.iter_mut().find(|(e, _)| *e == end) {
+            Some((_, n)) => *n += 1,
+            None => ends.push((end, 1)),
+        }
+    }
+    println!("\n| segments ended by | segments |\n|---|---:|");
+    for (end, n) in ends {
+        println!("| {end} | {n} |");
+    }
+}
+
+/// The per-AIR table: name, unpadded rows, main width, main cells, share.
+pub fn airs_table(airs: &[crate::vm::AirStats]) -> String {
+    let mut out =
+        String::from("| AIR | rows | width | main cells | share |\n|---|---:|---:|---:|---:|\n");
+    for air in airs {
+        out += &format!(
+            "| {} | {} | {} | {} | {:.2}% |\n",
+            air.name,
+            air.rows,
+            air.width,
+            air.main_cells,
+            air.share * 100.0
+        );
+    }
+    out
 }

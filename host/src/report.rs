@@ -54,8 +54,10 @@ pub struct RunReport {
     pub memory_bytes: Option<u64>,
     /// Segments (metered).
     pub segments: Option<u64>,
-    /// Per segment (metered).
+    /// Per segment (metered), with the limit that ended it.
     pub segment_stats: Option<Vec<vm::SegmentStats>>,
+    /// Per AIR, summed over segments, most main cells first (metered).
+    pub airs: Option<Vec<vm::AirStats>>,
     /// Wall time of the validation / execution, seconds.
     pub wall_s: f64,
     /// Instructions per second (metered).
@@ -82,6 +84,7 @@ impl RunReport {
             memory_bytes: None,
             segments: None,
             segment_stats: None,
+            airs: None,
             wall_s: run.elapsed.as_secs_f64(),
             throughput: None,
         }
@@ -102,6 +105,7 @@ impl RunReport {
             report.segments = Some(m.segments.len() as u64);
             report.throughput = Some(vm::throughput(m.instructions, guest.elapsed));
             report.segment_stats = Some(m.segments.clone());
+            report.airs = Some(m.airs.clone());
         }
         report
     }

@@ -34,6 +34,34 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
         insns
     );
     println!("24171384 (ours): {insns} instructions, {cells} main cells, {memory} memory bytes, {segments} segments");
+    // Where the cells go: the AIRs' cells add up to the run's, each is rows × width, and the
+    // keccak chips saw the block's permutations (24 rows each; the census counts 22,532).
+    let airs = ours.airs.as_ref().unwrap();
+    assert_eq!(airs.iter().map(|a| a.main_cells).sum::<u64>(), cells);
+    assert!(airs.iter().all(|a| a.main_cells == a.rows * a.width));
+    assert!(airs.windows(2).all(|w| w[0].main_cells >= w[1].main_cells));
+    let share: f64 = airs.iter().map(|a| a.share).sum();
+    assert!((share - 1.0).abs() < 1e-9, "{share}");
+    let keccakf = airs.iter().find(|a| a.name == "KeccakfOpAir").unwrap();
+    let perm = airs.iter().find(|a| a.name == "KeccakfPermAir").unwrap();
+    assert_eq!(perm.rows, 24 * keccakf.rows);
+    assert!((22_000..23_000).contains(&keccakf.rows), "{}", keccakf.rows);
+    // Every segment but the last ended at a limit OpenVM named; the last, with the program.
+    use host::vm::SegmentEnd;
+    let (last, cut) = per_segment.split_last().unwrap();
+    assert_eq!(last.end, SegmentEnd::Program);
+    for s in cut {
+        assert!(
+            matches!(
+                s.end,
+                SegmentEnd::Memory { .. }
+                    | SegmentEnd::Height { .. }
+                    | SegmentEnd::Interactions { .. }
+            ),
+            "{:?}",
+            s.end
+        );
+    }
     // Stock executes to the same public values.
     let stock = run_in_vm(
         &native,

@@ -14,13 +14,14 @@ use openvm_sdk::openvm_circuit::arch::VirtualMachine;
 use openvm_sdk::openvm_circuit::system::memory::merkle::public_values::extract_public_values;
 use openvm_stark_sdk::config::baby_bear_poseidon2::BabyBearPoseidon2CpuEngine;
 
+use super::segments::{SegmentEnd, SegmentEnds};
 use super::{vm_err, Vm, VmError};
 
 /// Metering runs on the CPU whatever engine proves (the `cuda` feature swaps the SDK's).
 type MeterEngine = BabyBearPoseidon2CpuEngine;
 
 /// One segment's metered figures.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SegmentStats {
     /// Instructions executed.
     pub instructions: u64,
@@ -28,10 +29,27 @@ pub struct SegmentStats {
     pub main_cells: u64,
     /// Unpadded proving-memory estimate, bytes.
     pub memory_bytes: u64,
+    /// The limit that ended it.
+    pub end: SegmentEnd,
+}
+
+/// One AIR (chip) over a whole run.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AirStats {
+    /// The AIR's name.
+    pub name: String,
+    /// Unpadded trace rows, all segments.
+    pub rows: u64,
+    /// Main-trace width.
+    pub width: u64,
+    /// Unpadded main-trace cells: rows × width.
+    pub main_cells: u64,
+    /// Share of the run's main cells.
+    pub share: f64,
 }
 
 /// Metered execution's figures.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Metering {
     /// Instructions executed.
     pub instructions: u64,
@@ -41,6 +59,9 @@ pub struct Metering {
     pub memory_bytes: u64,
     /// Per segment.
     pub segments: Vec<SegmentStats>,
+    /// Per AIR with any rows, summed over segments, most cells first (their `main_cells` add
+    /// up to the run's).
+    pub airs: Vec<AirStats>,
 }
 
 impl Vm {
@@ -65,19 +86,23 @@ impl Vm {
         .map_err(vm_err)?;
         let ctx = vm.build_metered_ctx(&self.exe);
         let interpreter = vm.metered_interpreter(&self.exe).map_err(vm_err)?;
-        let (segments, final_state) = interpreter
-            .execute_metered(Self::stdin_items(items), ctx)
+        let triggers = SegmentEnds::default();
+        let (segments, final_state) = triggers
+            .during(|| interpreter.execute_metered(Self::stdin_items(items), ctx))
             .map_err(vm_err)?;
+        let ends = triggers.assign(segments.len());
         let public = extract_public_values(self.public_values, &final_state.memory.memory);
 
         let per_air = &vm_pk.vm_pk.per_air;
         let memory = vm.engine.proving_memory_config();
         let mut stats = Vec::with_capacity(segments.len());
-        for segment in &segments {
+        let mut air_rows = vec![0u64; per_air.len()];
+        for (segment, end) in segments.iter().zip(ends) {
             let (mut main, mut with_rot, mut no_rot, mut interactions, mut buffers) =
                 (0u64, 0, 0, 0, 0);
             for (i, &h) in segment.trace_heights.iter().enumerate() {
                 let (h, pk) = (h as usize, &per_air[i]);
+                air_rows[i] += h as u64;
                 main += (h * pk.vk.params.width.main_width()) as u64;
                 let cells = h * pk.vk.params.width.total_width();
                 if pk.vk.params.need_rot {
@@ -100,13 +125,32 @@ impl Vm {
                 instructions: segment.num_insns,
                 main_cells: main,
                 memory_bytes: estimate.total as u64,
+                end,
             });
         }
+        let main_cells: u64 = stats.iter().map(|s| s.main_cells).sum();
+        let mut airs: Vec<AirStats> = per_air
+            .iter()
+            .zip(air_rows)
+            .filter(|(_, rows)| *rows > 0)
+            .map(|(pk, rows)| {
+                let width = pk.vk.params.width.main_width() as u64;
+                AirStats {
+                    name: pk.air_name.clone(),
+                    rows,
+                    width,
+                    main_cells: rows * width,
+                    share: (rows * width) as f64 / main_cells.max(1) as f64,
+                }
+            })
+            .collect();
+        airs.sort_by(|a, b| b.main_cells.cmp(&a.main_cells).then(a.name.cmp(&b.name)));
         let metering = Metering {
             instructions: stats.iter().map(|s| s.instructions).sum(),
-            main_cells: stats.iter().map(|s| s.main_cells).sum(),
+            main_cells,
             memory_bytes: stats.iter().map(|s| s.memory_bytes).sum(),
             segments: stats,
+            airs,
         };
         Ok((public, metering))
     }

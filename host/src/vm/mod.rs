@@ -1,5 +1,5 @@
 //! The guest in the OpenVM VM: its configuration ([`config`]), plain execution (here),
-//! metering ([`meter`]), and the block guest run against its native verdict ([`block`]). Guest
+//! metering ([`meter`], with why each segment ended: [`segments`]), and the block guest run against its native verdict ([`block`]). Guest
 //! ELFs come from [`crate::guest`]; proving is [`crate::proof`].
 
 use std::sync::Arc;
@@ -13,11 +13,13 @@ use openvm_transpiler::elf::Elf;
 pub mod block;
 pub mod config;
 pub mod meter;
+pub mod segments;
 
 pub use block::{check_public, run_block, BlockRun, VmRunError};
 pub(crate) use config::sdk;
 pub use config::vm_config;
-pub use meter::{Metering, SegmentStats};
+pub use meter::{AirStats, Metering, SegmentStats};
+pub use segments::SegmentEnd;
 
 /// A VM step that failed.
 #[derive(Debug, thiserror::Error)]
