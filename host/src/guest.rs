@@ -44,10 +44,16 @@ pub const PROBE_PUBLIC_VALUES: usize = 32;
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Keccak {
-    /// This project's heap-free sponge.
+    /// This project's heap-free sponge, RLP streamed into it.
     Ours,
-    /// OpenVM's stock `Keccak256` and `native_xorin`.
+    /// The idiomatic stock baseline: OpenVM's stock keccak as a stock user calls it (encode
+    /// into a buffer, one `openvm_keccak256::keccak256` call per hash).
     Stock,
+    /// The xorin baseline: this project's sponge and streaming over OpenVM's stock
+    /// `native_xorin`: only the absorb differs from ours.
+    #[serde(rename = "stock-xorin")]
+    #[value(name = "stock-xorin")]
+    StockXorin,
 }
 
 impl Keccak {
@@ -56,6 +62,7 @@ impl Keccak {
         match self {
             Self::Ours => "ours",
             Self::Stock => "stock",
+            Self::StockXorin => "stock-xorin",
         }
     }
 }
@@ -186,8 +193,10 @@ impl GuestSpec {
     /// Its package's cargo features (`program` and `probes` name them alike).
     pub fn features(&self) -> Vec<&'static str> {
         let mut features = vec!["guest"];
-        if self.keccak == Keccak::Stock {
-            features.push("stock-keccak");
+        match self.keccak {
+            Keccak::Ours => {}
+            Keccak::Stock => features.push("stock-keccak"),
+            Keccak::StockXorin => features.push("stock-xorin"),
         }
         if self.crypto == Crypto::Openvm {
             features.push("openvm-crypto");
@@ -297,6 +306,9 @@ mod tests {
         let precompiles = software.instrumented(Instrument::PrecompileCensus);
         assert_eq!(precompiles.features(), ["guest", "crypto-census"]);
         assert_eq!(precompiles.dir_name(), "ours-software-crypto-crypto-census");
+        let xorin = GuestSpec::block(Keccak::StockXorin, Crypto::Openvm);
+        assert_eq!(xorin.features(), ["guest", "stock-xorin", "openvm-crypto"]);
+        assert_eq!(xorin.dir_name(), "stock-xorin");
         let probe = GuestSpec::program(Program::KeccakAlignment, Keccak::Stock);
         assert_eq!(probe.features(), ["guest", "stock-keccak", "openvm-crypto"]);
         assert_eq!(probe.dir_name(), "stock");

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 use host::blocks;
 use host::fetch::FetchOptions;
 use host::guest::{Crypto, GuestSpec, Keccak, Program};
+use host::measure::Baseline;
 use host::native::{self, NativeRun};
 use host::print::{self, write_json};
 use host::report::{run_in_vm, Mode, RunReport};
@@ -56,12 +57,17 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
-    /// Run a block in the VM with OpenVM's stock keccak and with ours, and compare the metered
-    /// statistics.
+    /// Run a block in the VM with OpenVM's stock keccak (a baseline) and with ours, and compare
+    /// the metered statistics and what keccak costs in each.
     Compare {
         #[command(flatten)]
         target: Target,
-        /// Write `{"block", "stock", "ours", "census"}` as JSON to this file.
+        /// The stock build to compare with: `idiomatic` (OpenVM's keccak as a stock user calls
+        /// it: encode into a buffer, hash once) or `xorin` (this project's sponge over OpenVM's
+        /// stock `native_xorin`: only the absorb differs).
+        #[arg(long, value_enum, default_value_t = Baseline::Idiomatic)]
+        baseline: Baseline,
+        /// Write `{"block", "baseline", "stock", "ours", "census"}` as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
     },
@@ -216,9 +222,9 @@ fn run(
     Ok(code)
 }
 
-fn compare(target: &Target, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+fn compare(target: &Target, baseline: Baseline, json: Option<&Path>) -> anyhow::Result<ExitCode> {
     let native = validate_valid(target, "nothing to compare")?;
-    let comparison = host::measure::compare(&native)?;
+    let comparison = host::measure::compare(&native, baseline)?;
     print::print_comparison(&comparison);
     if let Some(path) = json {
         write_json(path, &comparison)?;
@@ -378,7 +384,11 @@ fn main() -> ExitCode {
             let tables = Tables { segments, airs };
             run(&target, mode, spec, tables, json.as_deref())
         }
-        Command::Compare { target, json } => compare(&target, json.as_deref()),
+        Command::Compare {
+            target,
+            baseline,
+            json,
+        } => compare(&target, baseline, json.as_deref()),
         Command::Census {
             target,
             crypto,

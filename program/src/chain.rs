@@ -213,9 +213,7 @@ impl ChainConfig {
 
     /// keccak256 of the canonical form's RLP: what a proof commits to.
     pub fn digest(&self) -> alloy_primitives::B256 {
-        let mut sponge = mpt::Keccak256::new();
-        self.canonical().encode(&mut sponge);
-        sponge.finalize()
+        mpt::keccak::keccak256_rlp(&self.canonical())
     }
 }
 

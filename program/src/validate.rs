@@ -11,7 +11,7 @@
 use alloy_consensus::{proofs, Block, Header, TxEip4844Variant, TxEnvelope, TxReceipt};
 use alloy_hardforks::EthereumHardforks;
 use alloy_primitives::{Bloom, B256};
-use alloy_rlp::{Decodable, Encodable};
+use alloy_rlp::Decodable;
 use mpt::{NodeStore, StateTrie};
 use revm::database::BundleState;
 
@@ -42,9 +42,7 @@ pub struct BlockOutput {
 
 /// keccak256 of a header's RLP, streamed into the sponge.
 pub fn header_hash(header: &Header) -> B256 {
-    let mut sponge = mpt::Keccak256::new();
-    header.encode(&mut sponge);
-    sponge.finalize()
+    mpt::keccak::keccak256_rlp(header)
 }
 
 fn check<T: PartialEq>(

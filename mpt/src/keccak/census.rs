@@ -5,20 +5,14 @@
 //! ragged; all aligned), bytes XORed in software, bytes staged on the stack, `KECCAKF` calls,
 //! and heap bytes allocated while absorbing.
 //!
-//! Ours is counted where it happens (in `xorin` and the sponge). The stock variant's calls go
-//! through OpenVM's sponge, whose absorb pattern this module replays for every hash made
-//! through this crate's `Keccak256` / `keccak256` (trie nodes, state keys, headers): the same
-//! class rules, and the `AlignedBuf` bytes its `native_xorin` allocates (the padded length, once
-//! for the state and once for the input when either is unaligned). Hashes alloy and revm make
-//! through `native_keccak256` reach OpenVM's sponge directly in the stock build and are not in
-//! its class counts; the guest's total heap use (measured for both variants) covers them.
+//! Counted where it happens, in this crate's `xorin` and sponge: the default build's view of its
+//! own absorbs. The baselines absorb through OpenVM's stock code, which cannot count itself, so
+//! comparisons between builds use what the VM measures for every build alike (the keccak
+//! chips' rows, and the guest's total heap: [`heap_position`]); these counters explain ours.
 //!
 //! A process-wide counter without synchronisation: meant for the single-threaded guest. The
 //! [`Census`] type is always available (the host decodes it from the guest's public values);
 //! the counting itself exists only with the feature.
-
-#[cfg(all(feature = "census", feature = "stock-keccak"))]
-use super::RATE;
 
 /// The counters.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -129,38 +123,6 @@ fn record_class(s: usize, i: usize, len: usize, word: usize, overlapping: bool) 
         };
         *slot += 1;
     });
-}
-
-#[cfg(all(feature = "census", feature = "stock-keccak"))]
-/// Replays OpenVM's stock sponge absorbing `len` bytes from `input` at offset `idx` of its
-/// 4-aligned state; returns the new offset.
-pub(crate) fn replay_stock_update(mut idx: usize, input: *const u8, len: usize) -> usize {
-    const WORD: usize = 4;
-    let mut done = 0;
-    while done < len {
-        let take = (len - done).min(RATE - idx);
-        // The state's base is 4-aligned: only `idx` decides the state pointer's alignment; the
-        // state is the sponge's own field, so it never overlaps the input.
-        let at = input.wrapping_add(done);
-        record_class(idx, at as usize, take, WORD, false);
-        let len_aligned = take.is_multiple_of(WORD);
-        let padded = take.next_multiple_of(WORD) as u64;
-        with(|c| {
-            if !(idx.is_multiple_of(WORD) && len_aligned) {
-                c.heap_bytes += padded;
-            }
-            if !((at as usize).is_multiple_of(WORD) && len_aligned) {
-                c.heap_bytes += padded;
-            }
-        });
-        idx += take;
-        done += take;
-        if idx == RATE {
-            with(|c| c.keccakf += 1);
-            idx = 0;
-        }
-    }
-    idx
 }
 
 /// The guest heap's bump pointer (0 on the host): heap growth across a call is what it

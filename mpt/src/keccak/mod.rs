@@ -15,11 +15,14 @@
 //! - default ("ours"): [`Sponge`] over [`Native`]; in the guest this crate also exports
 //!   `native_keccak256`, the hook alloy-primitives' `native-keccak` feature calls, so
 //!   `alloy_primitives::keccak256` (and through it revm) hashes here too.
-//! - feature `stock-keccak`: [`Keccak256`], [`keccak256`] and [`xorin()`] are OpenVM's stock
-//!   `openvm_keccak256::Keccak256`, `keccak256` and `native_xorin`, and `native_keccak256` is
-//!   the one `openvm-keccak256` exports. Two guest builds then differ in exactly the keccak path.
-//!   (On the host, stock hashing is OpenVM's tiny-keccak fallback and `xorin` stays ours: the
-//!   host has no `XORIN`.)
+//! - feature `stock-xorin` (the xorin baseline): the same sponge and streaming, with OpenVM's
+//!   stock `native_xorin` for every absorb in the guest: only the absorb differs from ours.
+//! - feature `stock-keccak` (the idiomatic baseline): OpenVM's stock keccak as a stock user
+//!   calls it: [`Keccak256`] collects the encoded bytes (sized exactly where the caller knows
+//!   the length, as `alloy_rlp::encode` does) and hashes them with one
+//!   `openvm_keccak256::keccak256` call; [`keccak256`] is that call; `native_keccak256` is the one
+//!   `openvm-keccak256` exports. (On the host, stock hashing is OpenVM's tiny-keccak fallback
+//!   and `xorin` stays ours: the host has no `XORIN`.)
 
 pub mod census;
 mod machine;
@@ -68,14 +71,31 @@ pub fn keccak256(data: impl AsRef<[u8]>) -> B256 {
     }
     #[cfg(feature = "stock-keccak")]
     {
-        let mut hasher = Keccak256::new();
-        hasher.update(data.as_ref());
-        hasher.finalize()
+        B256::new(openvm_keccak256::keccak256(data.as_ref()))
     }
 }
 
+/// Keccak-256 of `value`'s RLP: streamed into the sponge, or, in the idiomatic stock build,
+/// encoded into an exactly sized buffer and hashed in one call.
+#[inline]
+pub fn keccak256_rlp<T: alloy_rlp::Encodable + ?Sized>(value: &T) -> B256 {
+    #[cfg(not(feature = "stock-keccak"))]
+    {
+        let mut hasher = Keccak256::new();
+        value.encode(&mut hasher);
+        hasher.finalize()
+    }
+    #[cfg(feature = "stock-keccak")]
+    {
+        keccak256(alloy_rlp::encode(value))
+    }
+}
+
+/// Whether this build absorbs through OpenVM's stock `native_xorin` (both baselines).
+pub const STOCK_XORIN: bool = cfg!(any(feature = "stock-keccak", feature = "stock-xorin"));
+
 /// XOR `len` bytes of `input` into `state` as the `XORIN` instruction would, for any
-/// alignment (this build's variant; see the module doc).
+/// alignment: ours, or OpenVM's stock `native_xorin` in the guest of either baseline.
 ///
 /// # Safety
 /// `state` valid for reads and writes of `len` bytes, `input` valid for reads of `len` bytes;
@@ -85,12 +105,18 @@ pub fn keccak256(data: impl AsRef<[u8]>) -> B256 {
 /// If `len` exceeds [`RATE`] on an unaligned call.
 #[inline(always)]
 pub unsafe fn xorin(state: *mut u8, input: *const u8, len: usize) {
-    #[cfg(all(target_os = "zkvm", feature = "stock-keccak"))]
+    #[cfg(all(
+        target_os = "zkvm",
+        any(feature = "stock-keccak", feature = "stock-xorin")
+    ))]
     // SAFETY: forwarded caller contract.
     unsafe {
         openvm_keccak256_guest::native_xorin(state, input, len)
     }
-    #[cfg(not(all(target_os = "zkvm", feature = "stock-keccak")))]
+    #[cfg(not(all(
+        target_os = "zkvm",
+        any(feature = "stock-keccak", feature = "stock-xorin")
+    )))]
     // SAFETY: forwarded caller contract.
     unsafe {
         xorin::xorin::<Native>(state, input, len)

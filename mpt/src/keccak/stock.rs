@@ -1,25 +1,30 @@
-//! OpenVM's stock Keccak-256 (`openvm_keccak256::Keccak256`), behind this crate's hasher API.
+//! The idiomatic stock baseline (feature `stock-keccak`): OpenVM's stock Keccak-256 called the
+//! way a user of stock OpenVM calls it.
 //!
-//! Only the calling convention is adapted (`finalize` returning a [`B256`], byte absorbs, and
-//! [`bytes::BufMut`]); every absorb goes through OpenVM's own sponge and its `native_xorin`, so
-//! a `stock-keccak` build measures OpenVM's keccak path as shipped.
+//! Such a user does not stream RLP into a sponge: they encode into a `Vec` (`alloy_rlp::encode`,
+//! which allocates exactly the encoded length) and hash it with one
+//! `openvm_keccak256::keccak256` call. This hasher keeps this crate's hasher API, so the trie,
+//! headers and the chain digest hash through it unchanged, but it only collects bytes: callers
+//! that know the encoded length say so ([`Keccak256::with_capacity`], as `alloy_rlp::encode`
+//! does), and [`Keccak256::finalize`] makes the one call. Everything after that is OpenVM's:
+//! its sponge, its `native_xorin` and the heap buffers it allocates.
 
+use alloc::vec::Vec;
 use alloy_primitives::B256;
 use core::mem::MaybeUninit;
 
-/// OpenVM's stock incremental Keccak-256 hasher.
+/// Collects the bytes to hash, then hashes them in one `openvm_keccak256::keccak256` call.
 #[derive(Clone)]
 pub struct Keccak256 {
-    inner: openvm_keccak256::Keccak256,
+    bytes: Vec<u8>,
     spill: [MaybeUninit<u8>; 8],
-    /// The stock sponge's absorb offset, replayed for the census.
-    #[cfg(feature = "census")]
-    idx: usize,
 }
 
 impl core::fmt::Debug for Keccak256 {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Keccak256").finish_non_exhaustive()
+        f.debug_struct("Keccak256")
+            .field("len", &self.bytes.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -31,39 +36,37 @@ impl Default for Keccak256 {
 
 impl Keccak256 {
     /// A fresh hasher.
-    pub fn new() -> Self {
+    pub const fn new() -> Self {
         Self {
-            inner: openvm_keccak256::Keccak256::new(),
+            bytes: Vec::new(),
             spill: [MaybeUninit::uninit(); 8],
-            #[cfg(feature = "census")]
-            idx: 0,
         }
     }
 
-    /// Absorb `data`.
+    /// A fresh hasher for an input of `len` bytes: one allocation of exactly that size.
+    pub fn with_capacity(len: usize) -> Self {
+        Self {
+            bytes: Vec::with_capacity(len),
+            spill: [MaybeUninit::uninit(); 8],
+        }
+    }
+
+    /// Append `data`.
     #[inline]
     pub fn update(&mut self, data: &[u8]) {
-        #[cfg(feature = "census")]
-        {
-            self.idx = super::census::replay_stock_update(self.idx, data.as_ptr(), data.len());
-        }
-        self.inner.update(data);
+        self.bytes.extend_from_slice(data);
     }
 
-    /// Absorb one byte.
+    /// Append one byte.
     #[inline]
     pub fn update_byte(&mut self, byte: u8) {
-        self.update(&[byte]);
+        self.bytes.push(byte);
     }
 
-    /// Pad, permute and squeeze.
+    /// Hash everything appended, in one call.
     #[inline]
     pub fn finalize(self) -> B256 {
-        #[cfg(feature = "census")]
-        super::census::with(|c| c.keccakf += 1);
-        let mut out = B256::ZERO;
-        self.inner.finalize(&mut out.0);
-        out
+        B256::new(openvm_keccak256::keccak256(&self.bytes))
     }
 }
 

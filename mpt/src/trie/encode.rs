@@ -72,7 +72,7 @@ impl Trie<'_> {
             let len = 32 - out.len();
             RlpNode::from_raw(&buf[..len]).expect("under 32 bytes")
         } else {
-            let mut sponge = Keccak256::new();
+            let mut sponge = Keccak256::with_capacity(header.length_with_payload());
             self.encode_node(id, &mut sponge);
             RlpNode::word_rlp(&sponge.finalize())
         }
