@@ -13,9 +13,12 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use host::guest::{Crypto, GuestSpec, Keccak, Program};
+use host::measure::profile::profile;
 use host::measure::{compare, run_precompile_census, Baseline};
 use host::native::run_native;
-use host::print::{airs_table, census_table, comparison_table, precompile_table, sponge_table};
+use host::print::{
+    airs_table, census_table, comparison_table, precompile_table, profile_table, sponge_table,
+};
 use host::report::{run_in_vm, Mode, RunReport};
 use host::vm::Vm;
 
@@ -50,7 +53,8 @@ fn main() -> anyhow::Result<()> {
          likewise, and the guest's total heap comes from each build's census build (`mpt` feature \
          `census`). Our sponge's own counters (XORIN calls by class, bytes XORed in software or \
          staged, heap) explain ours. \"Where the cells go\" lists the AIRs with the most main cells \
-         (`host run --airs`). Guests build with the `guest` profile (fat LTO, one codegen unit). \
+         (`host run --airs`), \"where the instructions go\" the functions with the most \
+         instructions of their own (`host profile`). Guests build with the `guest` profile (fat LTO, one codegen unit). \
          Unless a table says otherwise, sender recovery and the `ECRECOVER`, `SHA256`, BN254 `ECADD` / \
          `ECMUL` / `ECPAIRING`, KZG point evaluation, EIP-2537 BLS12-381 precompiles, `P256VERIFY` \
          and `MODEXP` with a modulus of up to 32 bytes run on OpenVM's SHA-2, Int256, \
@@ -64,6 +68,7 @@ fn main() -> anyhow::Result<()> {
          ```sh\ncargo run --release -p host -- compare --baseline idiomatic --block N --blocks-dir ../shared/blocks/mainnet\n\
          cargo run --release -p host -- compare --baseline xorin --block N --blocks-dir ../shared/blocks/mainnet\n\
          cargo run --release -p host -- run --airs --block N --blocks-dir ../shared/blocks/mainnet\n\
+         cargo run --release -p host -- profile --block N --blocks-dir ../shared/blocks/mainnet --out N.svg\n\
          cargo run --release -p host -- census --block N --blocks-dir ../shared/blocks/mainnet\n```\n\n",
     );
     for (dir, id) in &blocks {
@@ -87,6 +92,9 @@ fn main() -> anyhow::Result<()> {
             .collect::<Result<Vec<_>, _>>()?
             .join("\n");
         let airs = idiomatic.ours.airs.as_deref().unwrap_or_default();
+        let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+        let instructions = idiomatic.ours.instructions.unwrap_or_default();
+        let functions = profile(&native, spec, instructions, 1)?;
         let cells = idiomatic.ours.main_cells.unwrap_or_default();
         writeln!(
             md,
@@ -95,6 +103,7 @@ fn main() -> anyhow::Result<()> {
              ### Xorin baseline (only the absorb differs)\n\n{}\n{}\n\
              ### Our sponge's counters\n\n{}\n\
              ### Where the cells go (ours, top 12 AIRs)\n\n{}\n\
+             ### Where the instructions go (ours, top 15 functions by own instructions)\n\n{}\n\
              ### Cryptography\n\n{}\n{}\n\
              Metered wall time: idiomatic {:.1} s, xorin {:.1} s, ours {:.1} s.\n",
             out.tx_count,
@@ -107,6 +116,7 @@ fn main() -> anyhow::Result<()> {
             census_table(&xorin),
             sponge_table(&idiomatic),
             airs_table(&airs[..airs.len().min(12)]),
+            profile_table(&functions, 15),
             crypto,
             precompiles,
             idiomatic.stock.wall_s,

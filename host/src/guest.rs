@@ -237,6 +237,12 @@ impl GuestSpec {
 
     /// Builds (or reuses) its ELF.
     pub fn build(&self) -> Result<Elf, VmError> {
+        let bytes = self.build_bytes()?;
+        Elf::decode(&bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+    }
+
+    /// Builds (or reuses) its ELF and returns the file's bytes (symbols included).
+    pub fn build_bytes(&self) -> Result<Vec<u8>, VmError> {
         let pkg_dir = workspace_dir().join(self.program.package());
         let pkg = get_package(&pkg_dir);
         let opts = GuestOptions::default()
@@ -257,9 +263,7 @@ impl GuestSpec {
             .map_err(|code| VmError::GuestBuild { variant, code })?;
         let elf_path = find_unique_executable(&pkg_dir, target_dir, &filter)
             .map_err(|e| VmError::Elf(e.to_string()))?;
-        let bytes = std::fs::read(&elf_path)
-            .map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))?;
-        Elf::decode(&bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+        std::fs::read(&elf_path).map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))
     }
 }
 

@@ -84,6 +84,25 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// Profile the guest on a block: its instructions by function (from the guest ELF's
+    /// symbols and the PC of every instruction), the top functions printed and a flame graph
+    /// written as SVG.
+    Profile {
+        #[command(flatten)]
+        target: Target,
+        /// Where to write the flame graph (SVG).
+        #[arg(long)]
+        out: PathBuf,
+        /// One PC sample per this many instructions (1: every instruction, exact).
+        #[arg(long, default_value_t = 1)]
+        every: u64,
+        /// How many functions to print.
+        #[arg(long, default_value_t = 25)]
+        top: usize,
+        /// Write the profile (functions and folded stacks) as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// Prove a block: app proof (STARK) of the guest validating it, on CPU. Real blocks have
     /// tens to hundreds of segments: minutes each here.
     Prove {
@@ -251,6 +270,29 @@ fn census(
     Ok(ExitCode::SUCCESS)
 }
 
+fn profile(
+    target: &Target,
+    out: &Path,
+    every: u64,
+    top: usize,
+    json: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to profile")?;
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    // The metered count first: the profile attributes exactly that many instructions.
+    let metered = run_in_vm(&native, Mode::Metered, spec)?;
+    let instructions = metered.instructions.unwrap_or_default();
+    eprintln!("profiling {instructions} instructions ...");
+    let profile = host::measure::profile::profile(&native, spec, instructions, every)?;
+    std::fs::write(out, print::flamegraph_svg(&profile))?;
+    print::print_profile(&profile, top);
+    eprintln!("wrote {}", out.display());
+    if let Some(path) = json {
+        write_json(path, &profile)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn prove(
     target: &Target,
     keccak: Keccak,
@@ -394,6 +436,13 @@ fn main() -> ExitCode {
             crypto,
             json,
         } => census(&target, crypto, json.as_deref()),
+        Command::Profile {
+            target,
+            out,
+            every,
+            top,
+            json,
+        } => profile(&target, &out, every, top, json.as_deref()),
         Command::Prove {
             target,
             keccak,

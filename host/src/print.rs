@@ -8,6 +8,7 @@ use program::{PublicValues, Verdict};
 use crate::ef_tests::{vm::VmSample, Outcome, Summary};
 use crate::fetch::{BlockSource, FetchReport};
 use crate::inspect::{RootSource, WitnessReport};
+use crate::measure::profile::Profile;
 use crate::measure::{Comparison, PrecompileCensus};
 use crate::native::NativeRun;
 use crate::proof::ProofFile;
@@ -440,4 +441,129 @@ pub fn airs_table(airs: &[crate::vm::AirStats]) -> String {
         );
     }
     out
+}
+
+/// Prints a profile's top `n` functions (`host profile`).
+pub fn print_profile(profile: &Profile, n: usize) {
+    println!(
+        "\nblock {}: {} instructions{}; top {n} functions by their own instructions\n",
+        profile.block,
+        profile.instructions,
+        if profile.every > 1 {
+            format!(" (one PC sample per {} instructions)", profile.every)
+        } else {
+            String::new()
+        }
+    );
+    print!("{}", profile_table(profile, n));
+}
+
+/// A profile's top `n` functions: name, own instructions, share.
+pub fn profile_table(profile: &Profile, n: usize) -> String {
+    let mut out = String::from("| function | instructions | share |\n|---|---:|---:|\n");
+    for f in profile.functions.iter().take(n) {
+        out += &format!(
+            "| `{}` | {} | {:.2}% |\n",
+            f.name.replace('|', "\\|"),
+            f.instructions,
+            f.share * 100.0
+        );
+    }
+    out
+}
+
+/// A flame graph of a profile's call stacks, as a standalone SVG (hover a frame for its name
+/// and instructions).
+pub fn flamegraph_svg(profile: &Profile) -> String {
+    // The call tree with inclusive counts: (name, total, children by name).
+    struct Node {
+        name: String,
+        total: u64,
+        children: Vec<Node>,
+    }
+    fn insert(node: &mut Node, path: &[&str], n: u64) {
+        node.total += n;
+        if let Some((first, rest)) = path.split_first() {
+            let k = match node.children.iter().position(|c| c.name == *first) {
+                Some(k) => k,
+                None => {
+                    node.children.push(Node {
+                        name: (*first).to_owned(),
+                        total: 0,
+                        children: Vec::new(),
+                    });
+                    node.children.len() - 1
+                }
+            };
+            insert(&mut node.children[k], rest, n);
+        }
+    }
+    fn escape(s: &str) -> String {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    }
+    const WIDTH: f64 = 1600.0;
+    const ROW: f64 = 17.0;
+    #[allow(clippy::too_many_arguments)]
+    fn draw(
+        node: &Node,
+        x: f64,
+        depth: usize,
+        total: u64,
+        out: &mut String,
+        max_depth: &mut usize,
+    ) {
+        let w = WIDTH * node.total as f64 / total.max(1) as f64;
+        if w < 0.3 {
+            return;
+        }
+        *max_depth = (*max_depth).max(depth);
+        let y = depth as f64 * ROW;
+        let hue = 20 + (node.name.bytes().map(u32::from).sum::<u32>() % 40);
+        let label = if w > 40.0 {
+            let chars = ((w - 6.0) / 7.0) as usize;
+            let mut text: String = node.name.chars().take(chars).collect();
+            if text.len() < node.name.len() {
+                text.pop();
+                text.push('…');
+            }
+            escape(&text)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "<g><title>{} ({} instructions, {:.2}%)</title><rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{:.1}\" fill=\"hsl({hue},80%,60%)\"/><text x=\"{:.1}\" y=\"{:.1}\">{label}</text></g>\n",
+            escape(&node.name),
+            node.total,
+            node.total as f64 * 100.0 / total.max(1) as f64,
+            ROW - 1.0,
+            x + 3.0,
+            y + ROW - 5.0,
+        ));
+        let mut cx = x;
+        for child in &node.children {
+            draw(child, cx, depth + 1, total, out, max_depth);
+            cx += WIDTH * child.total as f64 / total.max(1) as f64;
+        }
+    }
+    let mut root = Node {
+        name: format!(
+            "block {} ({} instructions)",
+            profile.block, profile.instructions
+        ),
+        total: 0,
+        children: Vec::new(),
+    };
+    for (stack, n) in &profile.stacks {
+        insert(&mut root, &stack.split(';').collect::<Vec<_>>(), *n);
+    }
+    let mut body = String::new();
+    let mut depth = 0;
+    draw(&root, 0.0, 0, root.total, &mut body, &mut depth);
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{}\" font-family=\"monospace\" font-size=\"11\">\n{body}</svg>\n",
+        (depth + 1) as f64 * ROW
+    )
 }

@@ -282,3 +282,54 @@ fn eip_7610_collisions_agree_in_the_vm() {
     assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
     assert_eq!(sample.valid_blocks, 4);
 }
+
+/// `host profile`: every instruction of the devnet block is attributed to a function (the total
+/// is the metered count), the call stacks add up to it, and the flame graph is well-formed SVG.
+#[test]
+fn the_profile_attributes_every_instruction() {
+    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let native = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let metered = run_in_vm(&native, Mode::Metered, spec).unwrap_or_else(|e| panic!("{e}"));
+    let instructions = metered.instructions.unwrap();
+    let profile = host::measure::profile::profile(&native, spec, instructions, 1)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(profile.instructions, instructions);
+    assert_eq!(
+        profile
+            .functions
+            .iter()
+            .map(|f| f.instructions)
+            .sum::<u64>(),
+        instructions
+    );
+    assert_eq!(
+        profile.stacks.iter().map(|s| s.1).sum::<u64>(),
+        instructions
+    );
+    // The guest's own code is named: the trie and the sponge are among the functions.
+    let named = |part: &str| profile.functions.iter().any(|f| f.name.contains(part));
+    assert!(
+        named("mpt::trie") && named("Sponge"),
+        "{:?}",
+        &profile.functions[..5]
+    );
+    let unnamed: u64 = profile
+        .functions
+        .iter()
+        .filter(|f| f.name == "(no symbol)")
+        .map(|f| f.instructions)
+        .sum();
+    assert!(
+        unnamed * 100 < instructions,
+        "{unnamed} instructions outside every symbol"
+    );
+    // Sampled: the same total, fewer distinct stacks at most.
+    let sampled = host::measure::profile::profile(&native, spec, instructions, 1000).unwrap();
+    assert_eq!(sampled.instructions, instructions);
+    assert!(sampled.stacks.len() <= profile.stacks.len());
+    let svg = host::print::flamegraph_svg(&profile);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(svg.matches("<g>").count(), svg.matches("</g>").count());
+    assert!(svg.matches("<rect").count() > 50);
+}

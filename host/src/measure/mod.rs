@@ -18,6 +18,7 @@ use crate::vm::VmRunError;
 
 pub mod keccak;
 pub mod precompiles;
+pub mod profile;
 
 pub use keccak::{run_census, CensusCounts, CensusReport};
 pub use precompiles::{run_precompile_census, PrecompileCensus};

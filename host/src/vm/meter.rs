@@ -64,7 +64,26 @@ pub struct Metering {
     pub airs: Vec<AirStats>,
 }
 
+/// The VM on the CPU engine, for metering and tracing.
+pub(super) type Machine = VirtualMachine<MeterEngine, openvm_sdk_config::SdkVmCpuBuilder>;
+
 impl Vm {
+    /// The virtual machine of this program's app proving key, on the CPU engine.
+    pub(super) fn machine(&self) -> Result<Machine, VmError> {
+        use openvm_stark_backend::prover::DeviceDataTransporter;
+        use openvm_stark_backend::StarkEngine;
+        let vm_pk = self.sdk.app_pk().app_vm_pk.clone();
+        let engine = MeterEngine::new(vm_pk.vm_pk.params.clone());
+        let d_pk = engine.device().transport_pk_to_device(&*vm_pk.vm_pk);
+        VirtualMachine::new(
+            engine,
+            openvm_sdk_config::SdkVmCpuBuilder,
+            vm_pk.vm_config.clone(),
+            d_pk,
+        )
+        .map_err(vm_err)
+    }
+
     /// Metered execution; returns the public values and the figures.
     pub fn metered(&self, input: &[u8]) -> Result<(Vec<u8>, Metering), VmError> {
         self.metered_items(&[input])
@@ -72,18 +91,10 @@ impl Vm {
 
     /// [`Vm::metered`] with several input items, read by the guest in this order.
     pub fn metered_items(&self, items: &[&[u8]]) -> Result<(Vec<u8>, Metering), VmError> {
-        use openvm_stark_backend::prover::{DeviceDataTransporter, ProverBackend};
+        use openvm_stark_backend::prover::ProverBackend;
         use openvm_stark_backend::StarkEngine;
         let vm_pk = self.sdk.app_pk().app_vm_pk.clone();
-        let engine = MeterEngine::new(vm_pk.vm_pk.params.clone());
-        let d_pk = engine.device().transport_pk_to_device(&*vm_pk.vm_pk);
-        let vm = VirtualMachine::new(
-            engine,
-            openvm_sdk_config::SdkVmCpuBuilder,
-            vm_pk.vm_config.clone(),
-            d_pk,
-        )
-        .map_err(vm_err)?;
+        let vm = self.machine()?;
         let ctx = vm.build_metered_ctx(&self.exe);
         let interpreter = vm.metered_interpreter(&self.exe).map_err(vm_err)?;
         let triggers = SegmentEnds::default();

@@ -14,6 +14,7 @@ pub mod block;
 pub mod config;
 pub mod meter;
 pub mod segments;
+pub mod trace;
 
 pub use block::{check_public, run_block, BlockRun, VmRunError};
 pub(crate) use config::sdk;

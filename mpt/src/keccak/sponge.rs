@@ -8,7 +8,7 @@
 use alloy_primitives::B256;
 use core::mem::MaybeUninit;
 
-use super::xorin::{xorin, Machine, State};
+use super::xorin::{Machine, State};
 use super::RATE;
 
 /// Keccak-256 (the original padding, as Ethereum uses) on machine `M`.
@@ -104,7 +104,7 @@ impl<M: Machine> Sponge<M> {
             #[cfg(all(target_os = "zkvm", feature = "stock-xorin"))]
             openvm_keccak256_guest::native_xorin(state, data.as_ptr(), len);
             #[cfg(not(all(target_os = "zkvm", feature = "stock-xorin")))]
-            xorin::<M>(state, data.as_ptr(), len);
+            super::xorin::xorin::<M>(state, data.as_ptr(), len);
         }
         self.idx += len;
         if self.idx == RATE {

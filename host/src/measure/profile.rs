@@ -1,0 +1,202 @@
+//! `host profile`: where the guest's instructions go, by function, as a flame graph.
+//!
+//! OpenVM 2.0.2 names functions only with its `function-span` build feature (which also
+//! rewrites the names into a side file), so the profile reads the guest ELF's own symbol table
+//! (`elf`, demangled with `rustc-demangle`) and the program counter between steps of OpenVM's
+//! pure interpreter ([`Vm::trace_pcs`]). Every instruction is attributed by default (exact:
+//! the total equals the run's instruction count); `every > 1` samples one PC per step.
+//!
+//! Call stacks are rebuilt from the PCs alone: entering a function at its first instruction is
+//! a call (pushed); reaching a function already on the stack is a return to it (popped to);
+//! anything else (a jump into another function's body) replaces the top frame. Tail calls
+//! therefore show as calls from the function that made them, which is how they read anyway.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::guest::GuestSpec;
+use crate::native::NativeRun;
+use crate::vm::{Vm, VmError, VmRunError};
+
+/// One function's instructions.
+#[derive(Debug, Clone, Serialize)]
+pub struct FunctionCost {
+    /// Its demangled name (without the hash).
+    pub name: String,
+    /// Instructions executed in its own body.
+    pub instructions: u64,
+    /// Share of all instructions.
+    pub share: f64,
+}
+
+/// A block's profile.
+#[derive(Debug, Clone, Serialize)]
+pub struct Profile {
+    /// The block.
+    pub block: String,
+    /// Instructions attributed (the run's count).
+    pub instructions: u64,
+    /// Instructions per PC sample (1: exact).
+    pub every: u64,
+    /// Functions by their own instructions, most first.
+    pub functions: Vec<FunctionCost>,
+    /// Call stacks (`outer;…;inner`) with the instructions spent in their innermost frame.
+    pub stacks: Vec<(String, u64)>,
+}
+
+/// The guest's functions, by start address.
+struct Symbols {
+    /// `(start, end exclusive, name)`, sorted by start.
+    functions: Vec<(u32, u32, String)>,
+}
+
+impl Symbols {
+    fn from_elf(bytes: &[u8]) -> Result<Self, VmError> {
+        use elf::endian::LittleEndian;
+        let bad = |e: elf::ParseError| VmError::Elf(e.to_string());
+        let file = elf::ElfBytes::<LittleEndian>::minimal_parse(bytes).map_err(bad)?;
+        let (symbols, names) = file
+            .symbol_table()
+            .map_err(bad)?
+            .ok_or_else(|| VmError::Elf("the guest ELF has no symbol table".into()))?;
+        let mut functions: Vec<(u32, u32, String)> = symbols
+            .iter()
+            .filter(|s| s.st_symtype() == elf::abi::STT_FUNC && s.st_size > 0)
+            .filter_map(|s| {
+                let name = names.get(s.st_name as usize).ok()?;
+                let name = format!("{:#}", rustc_demangle::demangle(name));
+                Some((s.st_value as u32, (s.st_value + s.st_size) as u32, name))
+            })
+            .collect();
+        functions.sort();
+        functions.dedup_by_key(|f| f.0);
+        Ok(Self { functions })
+    }
+
+    /// The function whose body holds `pc`, as an index; `None` outside every symbol.
+    fn at(&self, pc: u32) -> Option<usize> {
+        let k = self
+            .functions
+            .partition_point(|f| f.0 <= pc)
+            .checked_sub(1)?;
+        (pc < self.functions[k].1).then_some(k)
+    }
+}
+
+/// The call tree, as frames keyed by `(parent frame, function)`.
+struct Tree {
+    /// `(parent, function)` per frame; frame 0 is the root.
+    frames: Vec<(usize, usize)>,
+    index: HashMap<(usize, usize), usize>,
+    /// Instructions in each frame's own body.
+    own: Vec<u64>,
+}
+
+impl Tree {
+    fn new() -> Self {
+        Self {
+            frames: vec![(0, usize::MAX)],
+            index: HashMap::new(),
+            own: vec![0],
+        }
+    }
+
+    fn child(&mut self, parent: usize, function: usize) -> usize {
+        if let Some(&frame) = self.index.get(&(parent, function)) {
+            return frame;
+        }
+        self.frames.push((parent, function));
+        self.own.push(0);
+        let frame = self.frames.len() - 1;
+        self.index.insert((parent, function), frame);
+        frame
+    }
+}
+
+/// Profiles guest `spec` on a block the native run found valid, over `instructions`
+/// instructions (its metered count), one PC every `every` instructions.
+pub fn profile(
+    run: &NativeRun,
+    spec: GuestSpec,
+    instructions: u64,
+    every: u64,
+) -> Result<Profile, VmRunError> {
+    let bytes = spec.build_bytes()?;
+    let symbols = Symbols::from_elf(&bytes)?;
+    let elf = openvm_transpiler::elf::Elf::decode(
+        &bytes,
+        openvm_transpiler::openvm_platform::memory::MEM_SIZE as u32,
+    )
+    .map_err(|e| VmError::Elf(e.to_string()))?;
+    let vm = Vm::new(elf, spec.public_values())?;
+    let unknown = symbols.functions.len();
+    let mut tree = Tree::new();
+    // The open frames, innermost last, each `(frame, function)`.
+    let mut stack: Vec<(usize, usize)> = Vec::new();
+    let input = run.guest_input();
+    vm.trace_pcs(&[&input], instructions, every, |pc, n| {
+        let function = symbols.at(pc).unwrap_or(unknown);
+        let top = stack.last().map(|&(_, f)| f);
+        if top != Some(function) {
+            let entered = symbols.functions.get(function).is_some_and(|f| f.0 == pc);
+            if let (false, Some(depth)) = (entered, stack.iter().rposition(|&(_, f)| f == function))
+            {
+                stack.truncate(depth + 1);
+            } else {
+                if !entered {
+                    stack.pop();
+                }
+                let parent = stack.last().map_or(0, |&(frame, _)| frame);
+                stack.push((tree.child(parent, function), function));
+            }
+        }
+        let frame = stack.last().map_or(0, |&(frame, _)| frame);
+        tree.own[frame] += n;
+    })?;
+
+    let name = |f: usize| {
+        symbols
+            .functions
+            .get(f)
+            .map_or("(no symbol)", |s| s.2.as_str())
+    };
+    let mut by_function: HashMap<usize, u64> = HashMap::new();
+    let mut stacks = Vec::new();
+    for (frame, &own) in tree.own.iter().enumerate().skip(1) {
+        if own == 0 {
+            continue;
+        }
+        *by_function.entry(tree.frames[frame].1).or_default() += own;
+        let mut path = Vec::new();
+        let mut at = frame;
+        while at != 0 {
+            path.push(name(tree.frames[at].1));
+            at = tree.frames[at].0;
+        }
+        path.reverse();
+        stacks.push((path.join(";"), own));
+    }
+    stacks.sort();
+    let total: u64 = tree.own.iter().sum();
+    let mut functions: Vec<FunctionCost> = by_function
+        .into_iter()
+        .map(|(f, n)| FunctionCost {
+            name: name(f).to_owned(),
+            instructions: n,
+            share: n as f64 / total.max(1) as f64,
+        })
+        .collect();
+    functions.sort_by(|a, b| {
+        b.instructions
+            .cmp(&a.instructions)
+            .then(a.name.cmp(&b.name))
+    });
+    Ok(Profile {
+        block: run.data.id.clone(),
+        instructions: total,
+        every,
+        functions,
+        stacks,
+    })
+}
