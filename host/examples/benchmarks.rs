@@ -74,7 +74,8 @@ fn main() -> anyhow::Result<()> {
     for (dir, id) in &blocks {
         let native = run_native(dir, id, None)?;
         if let Err(e) = &native.verdict {
-            writeln!(md, "## Block {id}\n\nNot run: invalid natively ({e}).\n")?;
+            let verdict = program::Verdict::of(&native.verdict).name();
+            writeln!(md, "## Block {id}\n\nNot run: {verdict} natively ({e}).\n")?;
             continue;
         }
         let out = native.verdict.as_ref().expect("checked");
