@@ -50,8 +50,9 @@ impl Session {
     /// the operation to compute twice and installs its counting providers.
     #[inline(always)]
     pub fn read_input(&self) -> StatelessInput {
-        let bytes = openvm::io::read_vec();
-        let input = StatelessInput::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        // Kept as one shared buffer: the witness's nodes and codes are views into it.
+        let bytes = alloy_primitives::Bytes::from(openvm::io::read_vec());
+        let input = StatelessInput::from_shared(bytes).unwrap_or_else(|e| panic!("{e}"));
         #[cfg(feature = "crypto-census")]
         {
             use crypto::census::{install, set_twice, Op};
