@@ -41,12 +41,15 @@ pub fn default_root() -> PathBuf {
     }
 }
 
+/// Where fetched blocks go when no `--blocks-dir` is given: `blocks/cache/`.
+pub fn cache_dir() -> PathBuf {
+    default_root().join(CACHE_DIR)
+}
+
 /// The directories searched for a block when no `--blocks-dir` is given: the project's
 /// `blocks/` (generated blocks) and its fetched cache.
 pub fn default_dirs() -> [PathBuf; 2] {
-    let root = default_root();
-    let cache = root.join(CACHE_DIR);
-    [root, cache]
+    [default_root(), cache_dir()]
 }
 
 /// A block whose files are not where they were looked for.

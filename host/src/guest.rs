@@ -237,8 +237,7 @@ impl GuestSpec {
 
     /// Builds (or reuses) its ELF.
     pub fn build(&self) -> Result<Elf, VmError> {
-        let bytes = self.build_bytes()?;
-        Elf::decode(&bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+        decode_elf(&self.build_bytes()?)
     }
 
     /// Builds (or reuses) its ELF and returns the file's bytes (symbols included).
@@ -265,6 +264,11 @@ impl GuestSpec {
             .map_err(|e| VmError::Elf(e.to_string()))?;
         std::fs::read(&elf_path).map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))
     }
+}
+
+/// A guest ELF file's program, as the VM loads it.
+pub fn decode_elf(bytes: &[u8]) -> Result<Elf, VmError> {
+    Elf::decode(bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
 }
 
 /// Where guest builds go: `$CARGO_TARGET_DIR/openvm-guest`, else `target/openvm-guest` in the

@@ -15,7 +15,7 @@ use host::measure::Baseline;
 use host::native::{self, NativeRun};
 use host::print::{self, write_json};
 use host::report::{run_in_vm, Mode, RunReport};
-use host::target::Target;
+use host::target::{Resolved, Target};
 
 #[derive(Parser)]
 #[command(
@@ -189,14 +189,19 @@ enum Command {
     },
 }
 
-/// Resolves the target (fetching it if asked), validates it natively and prints the verdict;
-/// returns the run and its exit status.
-fn validate(target: &Target) -> anyhow::Result<(NativeRun, ExitCode)> {
+/// Resolves the target, fetching it if asked (and saying so).
+fn resolve(target: &Target) -> anyhow::Result<Resolved> {
     let resolved = target.resolve(FetchOptions::default())?;
     if let Some(fetched) = &resolved.fetched {
         print::print_fetched(&resolved.data, fetched);
     }
-    let run = native::validate(resolved);
+    Ok(resolved)
+}
+
+/// Resolves the target, validates it natively and prints the verdict; returns the run and its
+/// exit status.
+fn validate(target: &Target) -> anyhow::Result<(NativeRun, ExitCode)> {
+    let run = native::validate(resolve(target)?);
     let code = print::print_run(&run);
     Ok((run, code))
 }
@@ -313,26 +318,25 @@ fn verify(path: &Path, chain_file: Option<&Path>) -> anyhow::Result<ExitCode> {
     if file.bin != Program::Guest.bin() {
         // A probe guest's proof: its public values are its own.
         let verdict = host::proof::verify(&file).map_err(|e| e.to_string());
-        return Ok(print::print_verified_probe(path, &file, &verdict));
+        return Ok(print::print_verified(path, &file, &verdict, |public| {
+            println!(
+                "  public values    {}",
+                alloy_primitives::hex::encode(public)
+            );
+        }));
     }
     let (chain, chain_name) = match chain_file {
         Some(file) => (host::chain::from_file(file)?, file.display().to_string()),
         None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
     };
     let verdict = host::proof::verify_block(&file, &chain, &chain_name).map_err(|e| e.to_string());
-    Ok(print::print_verified_block(
-        path,
-        &file,
-        &verdict,
-        &chain_name,
-    ))
+    Ok(print::print_verified(path, &file, &verdict, |values| {
+        print::print_public_values(values, Some(&chain_name));
+    }))
 }
 
 fn witness(target: &Target, pre_state_root: Option<B256>) -> anyhow::Result<ExitCode> {
-    let resolved = target.resolve(FetchOptions::default())?;
-    if let Some(fetched) = &resolved.fetched {
-        print::print_fetched(&resolved.data, fetched);
-    }
+    let resolved = resolve(target)?;
     let report = host::inspect::inspect(&resolved.data, pre_state_root)?;
     print::print_witness(&report);
     Ok(ExitCode::SUCCESS)
@@ -345,7 +349,7 @@ fn fetch(
     options: FetchOptions,
     chain_file: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let dir = dir.unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR));
+    let dir = dir.unwrap_or_else(blocks::cache_dir);
     let chain = host::chain::for_block(&dir, &block.to_string(), chain_file)?;
     eprintln!("fetching block {block} from {rpc_url}");
     let fetched = host::fetch::fetch(rpc_url, block, &dir, &chain, options)?;

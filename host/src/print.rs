@@ -358,40 +358,18 @@ fn proof_summary(file: &ProofFile) -> String {
     )
 }
 
-/// Prints a probe proof's verification (`host verify`); returns the exit status.
-pub fn print_verified_probe(
+/// Prints a proof's verification (`host verify`): `VALID` with what it proves (`show`), or
+/// `INVALID` with why; returns the exit status.
+pub fn print_verified<T>(
     path: &std::path::Path,
     file: &ProofFile,
-    verdict: &Result<Vec<u8>, String>,
+    verdict: &Result<T, String>,
+    show: impl FnOnce(&T),
 ) -> ExitCode {
     match verdict {
-        Ok(public) => {
+        Ok(proved) => {
             println!("proof {} VALID ({})", path.display(), proof_summary(file));
-            println!(
-                "  public values    {}",
-                alloy_primitives::hex::encode(public)
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            println!("proof {} INVALID: {e}", path.display());
-            ExitCode::from(1)
-        }
-    }
-}
-
-/// Prints a block proof's verification under the chain named `chain` (`host verify`); returns
-/// the exit status.
-pub fn print_verified_block(
-    path: &std::path::Path,
-    file: &ProofFile,
-    verdict: &Result<PublicValues, String>,
-    chain: &str,
-) -> ExitCode {
-    match verdict {
-        Ok(values) => {
-            println!("proof {} VALID ({})", path.display(), proof_summary(file));
-            print_public_values(values, Some(chain));
+            show(proved);
             ExitCode::SUCCESS
         }
         Err(e) => {

@@ -81,9 +81,7 @@ impl Target {
 
     /// The directory a fetched block is written to: `--blocks-dir`, else `blocks/cache/`.
     pub fn fetch_dir(&self) -> PathBuf {
-        self.blocks_dir
-            .clone()
-            .unwrap_or_else(|| blocks::default_root().join(blocks::CACHE_DIR))
+        self.blocks_dir.clone().unwrap_or_else(blocks::cache_dir)
     }
 
     /// Finds the block's files (fetching them first when they are missing and a URL is

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::guest::GuestSpec;
+use crate::guest::{decode_elf, GuestSpec};
 use crate::native::NativeRun;
 use crate::vm::{Vm, VmError, VmRunError};
 
@@ -124,12 +124,7 @@ pub fn profile(
 ) -> Result<Profile, VmRunError> {
     let bytes = spec.build_bytes()?;
     let symbols = Symbols::from_elf(&bytes)?;
-    let elf = openvm_transpiler::elf::Elf::decode(
-        &bytes,
-        openvm_transpiler::openvm_platform::memory::MEM_SIZE as u32,
-    )
-    .map_err(|e| VmError::Elf(e.to_string()))?;
-    let vm = Vm::new(elf, spec.public_values())?;
+    let vm = Vm::new(decode_elf(&bytes)?, spec.public_values())?;
     let unknown = symbols.functions.len();
     let mut tree = Tree::new();
     // The open frames, innermost last, each `(frame, function)`.
