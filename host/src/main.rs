@@ -102,6 +102,10 @@ enum Command {
         /// Write the profile (functions and folded stacks) as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Instead of instructions, count the memory pages each segment touches (by region,
+        /// and by the functions that touch them), which the prover pays for per segment.
+        #[arg(long)]
+        pages: bool,
     },
     /// Prove a block: app proof (STARK) of the guest validating it, on CPU. Real blocks have
     /// tens to hundreds of segments: minutes each here.
@@ -275,6 +279,25 @@ fn census(
     Ok(ExitCode::SUCCESS)
 }
 
+fn page_census(target: &Target, top: usize, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to profile")?;
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let metered = run_in_vm(&native, Mode::Metered, spec)?;
+    let segments: Vec<u64> = metered
+        .segment_stats
+        .iter()
+        .flatten()
+        .map(|s| s.instructions)
+        .collect();
+    eprintln!("counting the pages of {} segments ...", segments.len());
+    let census = host::measure::pages::census(&native, spec, &segments)?;
+    print::print_pages(&census, top);
+    if let Some(path) = json {
+        write_json(path, &census)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn profile(
     target: &Target,
     out: &Path,
@@ -442,10 +465,18 @@ fn main() -> ExitCode {
         } => census(&target, crypto, json.as_deref()),
         Command::Profile {
             target,
+            top,
+            json,
+            pages: true,
+            ..
+        } => page_census(&target, top, json.as_deref()),
+        Command::Profile {
+            target,
             out,
             every,
             top,
             json,
+            pages: false,
         } => profile(&target, &out, every, top, json.as_deref()),
         Command::Prove {
             target,

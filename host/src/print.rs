@@ -545,3 +545,33 @@ pub fn flamegraph_svg(profile: &Profile) -> String {
         (depth + 1) as f64 * ROW
     )
 }
+
+/// The page census: per segment, then the functions and heap MiB that touch the most pages.
+pub fn print_pages(census: &crate::measure::pages::PageCensus, top: usize) {
+    println!("| segment | instructions | pages | stack | data | heap | fresh |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for (i, s) in census.segments.iter().enumerate() {
+        println!(
+            "| {i} | {} | {} | {} | {} | {} | {} |",
+            s.instructions, s.pages, s.stack, s.data, s.heap, s.fresh
+        );
+    }
+    let total: u64 = census.segments.iter().map(|s| s.pages).sum();
+    println!(
+        "\n{total} page touches (a page once per segment), {} distinct pages, heap from {:#x}\n",
+        census.distinct, census.heap_start
+    );
+    println!("| function | page touches | share |");
+    println!("|---|---:|---:|");
+    for (name, n) in census.functions.iter().take(top) {
+        println!(
+            "| {name} | {n} | {:.2}% |",
+            100.0 * *n as f64 / total.max(1) as f64
+        );
+    }
+    println!("\n| heap MiB | page touches |");
+    println!("|---:|---:|");
+    for (mib, n) in census.heap_mib.iter().enumerate() {
+        println!("| {mib} | {n} |");
+    }
+}

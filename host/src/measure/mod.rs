@@ -17,6 +17,7 @@ use crate::report::{run_in_vm, Mode, RunReport};
 use crate::vm::VmRunError;
 
 pub mod keccak;
+pub mod pages;
 pub mod precompiles;
 pub mod profile;
 

@@ -46,13 +46,13 @@ pub struct Profile {
 }
 
 /// The guest's functions, by start address.
-struct Symbols {
+pub(crate) struct Symbols {
     /// `(start, end exclusive, name)`, sorted by start.
     functions: Vec<(u32, u32, String)>,
 }
 
 impl Symbols {
-    fn from_elf(bytes: &[u8]) -> Result<Self, VmError> {
+    pub(crate) fn from_elf(bytes: &[u8]) -> Result<Self, VmError> {
         use elf::endian::LittleEndian;
         let bad = |e: elf::ParseError| VmError::Elf(e.to_string());
         let file = elf::ElfBytes::<LittleEndian>::minimal_parse(bytes).map_err(bad)?;
@@ -74,8 +74,18 @@ impl Symbols {
         Ok(Self { functions })
     }
 
+    /// How many functions there are.
+    pub(crate) fn len(&self) -> usize {
+        self.functions.len()
+    }
+
+    /// The name of function `index`.
+    pub(crate) fn name(&self, index: usize) -> Option<&str> {
+        self.functions.get(index).map(|f| f.2.as_str())
+    }
+
     /// The function whose body holds `pc`, as an index; `None` outside every symbol.
-    fn at(&self, pc: u32) -> Option<usize> {
+    pub(crate) fn at(&self, pc: u32) -> Option<usize> {
         let k = self
             .functions
             .partition_point(|f| f.0 <= pc)
