@@ -79,6 +79,17 @@ impl<'s> Trie<'s> {
     /// Opens the trie whose root hash is `root`. The root node must be in `store` (unless
     /// `root` is the empty trie's root).
     pub fn open(store: &'s NodeStore<'s>, root: B256) -> Result<Self, TrieError> {
+        Self::open_with_capacity(store, root, 0)
+    }
+
+    /// [`Trie::open`] with room for `capacity` nodes before the arena grows. Growing copies
+    /// the whole arena (the guest's bump allocator cannot extend in place) and touches its
+    /// pages again, which a prover pays for; room reserved but never used costs nothing.
+    pub fn open_with_capacity(
+        store: &'s NodeStore<'s>,
+        root: B256,
+        capacity: usize,
+    ) -> Result<Self, TrieError> {
         let root = if root == EMPTY_ROOT_HASH {
             Child::Empty
         } else {
@@ -90,7 +101,7 @@ impl<'s> Trie<'s> {
         };
         Ok(Self {
             store: Some(store),
-            nodes: Vec::new(),
+            nodes: Vec::with_capacity(capacity),
             root,
         })
     }

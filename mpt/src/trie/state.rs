@@ -15,6 +15,9 @@ use super::{NodeStore, Trie};
 use crate::error::TrieError;
 use crate::keccak256;
 
+/// Nodes a storage trie has room for before its arena grows: a few slots' proofs.
+const STORAGE_CAPACITY: usize = 32;
+
 /// The account trie and the storage tries reached through it.
 #[derive(Debug, Clone)]
 pub struct StateTrie<'s> {
@@ -29,7 +32,8 @@ impl<'s> StateTrie<'s> {
     pub fn open(store: &'s NodeStore<'s>, root: B256) -> Result<Self, TrieError> {
         Ok(Self {
             store,
-            accounts: Trie::open(store, root)?,
+            // Every decoded node is a witness node, plus the few a write adds.
+            accounts: Trie::open_with_capacity(store, root, store.len() + 64)?,
             storage: B256Map::default(),
         })
     }
@@ -188,7 +192,8 @@ impl<'s> StateTrie<'s> {
             let root = self
                 .account_by_hash(hashed_address)?
                 .map_or(EMPTY_ROOT_HASH, |a| a.storage_root);
-            let trie = Trie::open(self.store, root).map_err(|e| in_storage(hashed_address, e))?;
+            let trie = Trie::open_with_capacity(self.store, root, STORAGE_CAPACITY)
+                .map_err(|e| in_storage(hashed_address, e))?;
             self.storage.insert(hashed_address, (trie, false));
         }
         Ok(self
