@@ -116,7 +116,7 @@ pub fn inspect(data: &BlockData, given_root: Option<B256>) -> Result<WitnessRepo
         block: data.id.clone(),
         block_hash: data.block_hash(),
         nodes: witness.state.len(),
-        distinct_nodes: store.len(),
+        distinct_nodes: store.distinct(),
         codes: witness.codes.len(),
         headers: witness.headers.len(),
         node_bytes: witness.state.iter().map(|n| n.len()).sum(),

@@ -1,12 +1,18 @@
 //! Validating a resolved block natively: the same `program` code the guest runs, on the host,
 //! so a block's verdict is known in seconds before the VM runs it. The guest's input is made
 //! here too, from the same data and chain, so the VM sees exactly what was validated.
+//!
+//! The guest hashes witness nodes and codes only when it first needs them, hashing in witness
+//! order until the one it needs turns up ([`mpt::ByHash`]). So the input lists them in the
+//! order this native run first needed them (then the ones it never needed): the guest then
+//! hashes each item in the segment that uses it, and never hashes the unused ones.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use alloy_hardforks::EthereumHardfork;
-use program::{BlockOutput, ChainConfig, StatelessInput, ValidationError};
+use alloy_primitives::Bytes;
+use program::{BlockOutput, ChainConfig, ExecutionWitness, StatelessInput, ValidationError};
 
 use crate::blocks::BlockData;
 use crate::fetch::FetchOptions;
@@ -25,6 +31,9 @@ pub struct NativeRun {
     pub verdict: Result<BlockOutput, ValidationError>,
     /// Time spent validating (loading excluded).
     pub elapsed: Duration,
+    /// The indices of the witness's state nodes, then of its codes, in the order validation
+    /// first asked for them.
+    pub first_uses: (Vec<u32>, Vec<u32>),
 }
 
 impl NativeRun {
@@ -32,11 +41,40 @@ impl NativeRun {
     pub fn guest_input(&self) -> Vec<u8> {
         StatelessInput {
             block: self.data.block_rlp.clone().into(),
-            witness: self.data.witness.clone(),
+            witness: self.witness_in_use_order(),
             chain: self.chain.clone(),
         }
         .to_bytes()
     }
+
+    /// The witness, its state nodes and codes in the order validation first asked for them,
+    /// the others after them in the witness's order.
+    pub fn witness_in_use_order(&self) -> ExecutionWitness {
+        let witness = &self.data.witness;
+        ExecutionWitness {
+            state: in_use_order(&witness.state, &self.first_uses.0),
+            codes: in_use_order(&witness.codes, &self.first_uses.1),
+            headers: witness.headers.clone(),
+        }
+    }
+}
+
+/// `items` with those at `first` first, in that order, then the rest in their order.
+fn in_use_order(items: &[Bytes], first: &[u32]) -> Vec<Bytes> {
+    let mut placed = vec![false; items.len()];
+    let mut out: Vec<Bytes> = Vec::with_capacity(items.len());
+    for &at in first {
+        placed[at as usize] = true;
+        out.push(items[at as usize].clone());
+    }
+    out.extend(
+        items
+            .iter()
+            .zip(&placed)
+            .filter(|(_, &placed)| !placed)
+            .map(|(item, _)| item.clone()),
+    );
+    out
 }
 
 /// Validates a resolved block.
@@ -44,13 +82,21 @@ pub fn validate(block: Resolved) -> NativeRun {
     let Resolved { data, chain, .. } = block;
     let fork = chain.fork_at(data.header.number, data.header.timestamp);
     let started = Instant::now();
-    let verdict = program::validate_block(&data.block_rlp, &data.witness, &chain);
+    let store = data.witness.node_store();
+    let codes = data.witness.code_store();
+    let verdict =
+        program::validate_block_over(&data.block_rlp, &data.witness, &store, &codes, &chain)
+            .map(|valid| valid.output);
+    let elapsed = started.elapsed();
+    let first_uses = (store.first_uses(), codes.first_uses());
+    drop((store, codes));
     NativeRun {
-        elapsed: started.elapsed(),
+        elapsed,
         data,
         chain,
         fork,
         verdict,
+        first_uses,
     }
 }
 
@@ -64,4 +110,17 @@ pub fn run_native(
     Target::on_disk(dir, id, chain_file)
         .resolve(FetchOptions::default())
         .map(validate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn items_first_used_lead_and_the_rest_keep_their_order() {
+        let items: Vec<Bytes> = (0u8..5).map(|i| Bytes::from(vec![i])).collect();
+        let ordered = in_use_order(&items, &[3, 1]);
+        let bytes: Vec<u8> = ordered.iter().map(|b| b[0]).collect();
+        assert_eq!(bytes, [3, 1, 0, 2, 4]);
+    }
 }

@@ -6,20 +6,21 @@
 //! error is also kept in [`WitnessDb::error`], because the block executor flattens database
 //! errors into strings and the validator reports the typed one.
 
-use alloy_primitives::{map::B256Map, map::HashMap, Address, Bytes, B256, U256};
+use alloy_primitives::{map::HashMap, Address, B256, U256};
 use alloy_trie::KECCAK_EMPTY;
 use mpt::StateTrie;
 use revm::bytecode::Bytecode;
 use revm::state::AccountInfo;
 
 use crate::error::DbError;
+use crate::witness::CodeStore;
 
 /// The witness as a revm database.
 #[derive(Debug)]
 pub struct WitnessDb<'s> {
     /// The pre-state trie (read only here; changes go through revm's `State`).
     pub state: StateTrie<'s>,
-    codes: B256Map<Bytes>,
+    codes: &'s CodeStore,
     block_hashes: HashMap<u64, B256>,
     /// The first database error execution hit.
     pub error: Option<DbError>,
@@ -27,11 +28,11 @@ pub struct WitnessDb<'s> {
 
 impl<'s> WitnessDb<'s> {
     /// A database over `state`, the witness's `codes` and the ancestors' hashes.
-    pub fn new(state: StateTrie<'s>, codes: &[Bytes], block_hashes: HashMap<u64, B256>) -> Self {
-        let codes = codes
-            .iter()
-            .map(|code| (mpt::keccak256(code), code.clone()))
-            .collect();
+    pub fn new(
+        state: StateTrie<'s>,
+        codes: &'s CodeStore,
+        block_hashes: HashMap<u64, B256>,
+    ) -> Self {
         Self {
             state,
             codes,

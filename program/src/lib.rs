@@ -37,4 +37,4 @@ pub use error::{DbError, ValidationError, Verdict};
 pub use input::{InputError, StatelessInput};
 pub use public::PublicValues;
 pub use validate::{decode_block, validate_block, validate_block_over, BlockOutput, ValidBlock};
-pub use witness::{ExecutionWitness, WitnessError};
+pub use witness::{CodeStore, ExecutionWitness, WitnessError};

@@ -21,7 +21,7 @@ use crate::db::WitnessDb;
 use crate::error::ValidationError;
 use crate::execute::{apply_bundle, execute};
 use crate::header::{decode_ancestors, validate_header, MAX_RLP_BLOCK_SIZE};
-use crate::witness::{open_pre_state, ExecutionWitness, WitnessError};
+use crate::witness::{open_pre_state, CodeStore, ExecutionWitness, WitnessError};
 
 /// What a valid block commits to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,8 @@ pub fn validate_block(
     chain: &ChainConfig,
 ) -> Result<BlockOutput, ValidationError> {
     let store = witness.node_store();
-    validate_block_over(block_rlp, witness, &store, chain).map(|valid| valid.output)
+    let codes = witness.code_store();
+    validate_block_over(block_rlp, witness, &store, &codes, chain).map(|valid| valid.output)
 }
 
 /// A valid block, with what a caller needs to validate a child on top of it.
@@ -100,12 +101,14 @@ pub struct ValidBlock<'s> {
     pub bundle: BundleState,
 }
 
-/// [`validate_block`] over `store`, the witness's nodes ([`ExecutionWitness::node_store`]),
+/// [`validate_block`] over `store`, the witness's nodes ([`ExecutionWitness::node_store`]), and
+/// `codes`, its bytecodes ([`ExecutionWitness::code_store`]),
 /// keeping the post-state.
 pub fn validate_block_over<'s>(
     block_rlp: &[u8],
     witness: &ExecutionWitness,
     store: &'s NodeStore<'s>,
+    codes: &'s CodeStore,
     chain: &ChainConfig,
 ) -> Result<ValidBlock<'s>, ValidationError> {
     chain.check().map_err(ValidationError::Chain)?;
@@ -131,7 +134,7 @@ pub fn validate_block_over<'s>(
 
     // The parent is decoded already: its state root needs no second parse.
     let state = open_pre_state(store, parent.state_root)?;
-    let mut db = WitnessDb::new(state, &witness.codes, block_hashes);
+    let mut db = WitnessDb::new(state, codes, block_hashes);
     let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
 
     check(header.gas_used, result.gas_used, |expected, got| {

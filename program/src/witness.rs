@@ -9,7 +9,10 @@
 use alloc::vec::Vec;
 use alloy_primitives::{Bytes, B256};
 use alloy_rlp::{Decodable, Header, RlpDecodable, RlpEncodable};
-use mpt::{NodeStore, StateTrie, TrieError};
+use mpt::{ByHash, NodeStore, StateTrie, TrieError};
+
+/// The witness's bytecodes by code hash; shares the input's bytes.
+pub type CodeStore = ByHash<Bytes>;
 
 /// The execution witness of one block.
 #[derive(Debug, Clone, Default, PartialEq, Eq, RlpEncodable, RlpDecodable)]
@@ -62,9 +65,14 @@ pub fn header_state_root(mut rlp: &[u8]) -> Result<B256, alloy_rlp::Error> {
 }
 
 impl ExecutionWitness {
-    /// The state nodes by hash (each hashed once, through the sponge).
+    /// The state nodes by hash (each hashed once, through the sponge, when first asked for).
     pub fn node_store(&self) -> NodeStore<'_> {
         NodeStore::new(self.state.iter().map(|node| node.as_ref()))
+    }
+
+    /// The bytecodes by code hash (each hashed once, when first asked for).
+    pub fn code_store(&self) -> CodeStore {
+        CodeStore::new(self.codes.iter().cloned())
     }
 
     /// The pre-state root: the parent header's `state_root`.

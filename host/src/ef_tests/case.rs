@@ -266,7 +266,8 @@ fn apply_block(
         .parent_hash;
     let witness = world.witness(parent);
     let store = witness.node_store();
-    let result = program::validate_block_over(rlp, &witness, &store, chain);
+    let codes = witness.code_store();
+    let result = program::validate_block_over(rlp, &witness, &store, &codes, chain);
     observe(Validated {
         block: rlp,
         witness: &witness,

@@ -29,7 +29,7 @@ use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 use crate::error::{NibblePath, TrieError};
 pub use node::{ChildRef, RawNode};
 pub use state::StateTrie;
-pub use store::NodeStore;
+pub use store::{ByHash, NodeStore};
 pub use walk::{walk_leaves, WalkStats};
 
 type NodeId = u32;
@@ -77,7 +77,7 @@ impl<'s> Trie<'s> {
     }
 
     /// Opens the trie whose root hash is `root`. The root node must be in `store` (unless
-    /// `root` is the empty trie's root).
+    /// `root` is the empty trie's root) and is decoded now; its children when first reached.
     pub fn open(store: &'s NodeStore<'s>, root: B256) -> Result<Self, TrieError> {
         Self::open_with_capacity(store, root, 0)
     }
@@ -90,20 +90,30 @@ impl<'s> Trie<'s> {
         root: B256,
         capacity: usize,
     ) -> Result<Self, TrieError> {
-        let root = if root == EMPTY_ROOT_HASH {
-            Child::Empty
-        } else {
-            let key = store.key(&root).ok_or(TrieError::MissingNode {
-                hash: root,
-                path: NibblePath(Nibbles::new()),
-            })?;
-            Child::Hash(key)
-        };
-        Ok(Self {
+        let mut trie = Self {
             store: Some(store),
             nodes: Vec::with_capacity(capacity),
-            root,
-        })
+            root: Child::Empty,
+        };
+        if root != EMPTY_ROOT_HASH {
+            // Decoded now: the store hands out nodes, not references to its hashes.
+            let path = || NibblePath(Nibbles::new());
+            let bytes = store.get(&root).copied().ok_or(TrieError::MissingNode {
+                hash: root,
+                path: path(),
+            })?;
+            let malformed = |source| TrieError::MalformedNode {
+                hash: root,
+                path: path(),
+                source,
+            };
+            let raw = RawNode::decode(bytes).map_err(malformed)?;
+            let id = trie
+                .push_raw(raw, RlpNode::word_rlp(&root))
+                .map_err(malformed)?;
+            trie.root = Child::Node(id);
+        }
+        Ok(trie)
     }
 
     /// Number of nodes decoded or created so far.
@@ -198,13 +208,14 @@ impl<'s> Trie<'s> {
             Child::Node(id) => Ok(Some(id)),
             Child::Hash(hash) => {
                 let path = || NibblePath(key.slice(..depth));
-                let bytes =
-                    self.store
-                        .and_then(|s| s.get(hash))
-                        .ok_or_else(|| TrieError::MissingNode {
-                            hash: *hash,
-                            path: path(),
-                        })?;
+                let bytes = self
+                    .store
+                    .and_then(|s| s.get(hash))
+                    .copied()
+                    .ok_or_else(|| TrieError::MissingNode {
+                        hash: *hash,
+                        path: path(),
+                    })?;
                 let malformed = |source| TrieError::MalformedNode {
                     hash: *hash,
                     path: path(),

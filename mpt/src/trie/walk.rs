@@ -33,7 +33,7 @@ pub fn walk_leaves<'a>(
     if root == EMPTY_ROOT_HASH {
         return Ok(stats);
     }
-    let bytes = store.get(&root).ok_or(TrieError::MissingNode {
+    let bytes = store.get(&root).copied().ok_or(TrieError::MissingNode {
         hash: root,
         path: NibblePath(Nibbles::new()),
     })?;
@@ -49,7 +49,7 @@ pub fn walk_leaves<'a>(
         let mut follow = |child: ChildRef<'a>, path: Nibbles, stats: &mut WalkStats| match child {
             ChildRef::Empty => {}
             ChildRef::Inline(inline) => stack.push((inline, hash, path)),
-            ChildRef::Hash(h) => match store.get(h) {
+            ChildRef::Hash(h) => match store.get(h).copied() {
                 Some(bytes) => stack.push((bytes, *h, path)),
                 None => stats.unresolved += 1,
             },
