@@ -14,11 +14,17 @@
 //! witness in the order the native run first asked for each item ([`ByHash::first_uses`], with
 //! the `order` feature), so in the guest almost every miss hashes exactly the item it needs,
 //! in the segment that uses it, and items the block never reaches are never hashed.
+//!
+//! The index is small because every segment that hashes or looks up an item touches random
+//! pages of it: a map from the hash's first four bytes to the item's position (8-byte
+//! entries), the full hashes in a vector in hashing order (which is the order of use, so
+//! nearby), and a chain through the items whose prefixes collide. A lookup compares the full
+//! hash, so colliding prefixes, even chosen ones, cost only time.
 
 use alloc::vec::Vec;
 use core::cell::{Cell, RefCell};
 
-use alloy_primitives::{map::B256Map, B256};
+use alloy_primitives::{map::HashMap, B256};
 
 use crate::keccak256;
 
@@ -26,13 +32,25 @@ use crate::keccak256;
 #[derive(Debug, Clone, Default)]
 pub struct ByHash<T> {
     items: Vec<T>,
-    /// `items[..hashed]` are in `index`.
+    /// `items[..hashed]` are hashed: in `hashes`, `chain` and `index`.
     hashed: Cell<usize>,
-    /// Hash to index in `items`.
-    index: RefCell<B256Map<u32>>,
+    /// The hash of each item hashed so far, by position.
+    hashes: RefCell<Vec<B256>>,
+    /// Per item hashed so far, the previous item whose hash has the same prefix (`NONE`: none).
+    chain: RefCell<Vec<u32>>,
+    /// Hash prefix to the last item hashed with that prefix.
+    index: RefCell<HashMap<u32, u32>>,
     /// Indices returned by lookups, in order (repeats included).
     #[cfg(feature = "order")]
     uses: RefCell<Vec<u32>>,
+}
+
+/// No item.
+const NONE: u32 = u32::MAX;
+
+/// The index key of `hash`: its first four bytes (keccak output is uniform).
+fn prefix(hash: &B256) -> u32 {
+    u32::from_le_bytes([hash[0], hash[1], hash[2], hash[3]])
 }
 
 /// The witness's trie nodes (RLP byte strings), borrowing the input bytes.
@@ -43,10 +61,13 @@ impl<T: AsRef<[u8]>> ByHash<T> {
     pub fn new<I: IntoIterator<Item = T>>(items: I) -> Self {
         let items: Vec<T> = items.into_iter().collect();
         // Room for every item up front: growing would copy the table and touch it again.
-        let index = B256Map::with_capacity_and_hasher(items.len(), Default::default());
+        let n = items.len();
+        let index = HashMap::with_capacity_and_hasher(n, Default::default());
         Self {
             items,
             hashed: Cell::new(0),
+            hashes: RefCell::new(Vec::with_capacity(n)),
+            chain: RefCell::new(Vec::with_capacity(n)),
             index: RefCell::new(index),
             #[cfg(feature = "order")]
             uses: RefCell::new(Vec::new()),
@@ -55,8 +76,7 @@ impl<T: AsRef<[u8]>> ByHash<T> {
 
     /// The item whose keccak is `hash`.
     pub fn get(&self, hash: &B256) -> Option<&T> {
-        let found = self.index.borrow().get(hash).copied();
-        let at = match found {
+        let at = match self.find(hash) {
             Some(at) => at,
             None => self.hash_until(Some(hash))?,
         };
@@ -65,10 +85,24 @@ impl<T: AsRef<[u8]>> ByHash<T> {
         Some(&self.items[at as usize])
     }
 
+    /// The position of a hashed item whose hash is `hash`.
+    fn find(&self, hash: &B256) -> Option<u32> {
+        let mut at = *self.index.borrow().get(&prefix(hash))?;
+        let (hashes, chain) = (self.hashes.borrow(), self.chain.borrow());
+        while at != NONE {
+            if hashes[at as usize] == *hash {
+                return Some(at);
+            }
+            at = chain[at as usize];
+        }
+        None
+    }
+
     /// Hashes the next items until one hashes to `hash` (all of them when `None`); `None` once
     /// all are hashed.
     fn hash_until(&self, hash: Option<&B256>) -> Option<u32> {
         let mut index = self.index.borrow_mut();
+        let (mut hashes, mut chain) = (self.hashes.borrow_mut(), self.chain.borrow_mut());
         let mut next = self.hashed.get();
         let found = loop {
             let Some(item) = self.items.get(next) else {
@@ -77,8 +111,9 @@ impl<T: AsRef<[u8]>> ByHash<T> {
             let at = next as u32;
             let key = keccak256(item.as_ref());
             next += 1;
-            // A duplicate keeps the first index: both are the same bytes.
-            index.entry(key).or_insert(at);
+            let previous = index.insert(prefix(&key), at).unwrap_or(NONE);
+            hashes.push(key);
+            chain.push(previous);
             if Some(&key) == hash {
                 break Some(at);
             }
@@ -105,7 +140,10 @@ impl<T: AsRef<[u8]>> ByHash<T> {
     /// Number of distinct items (hashes every item not hashed yet).
     pub fn distinct(&self) -> usize {
         self.hash_until(None);
-        self.index.borrow().len()
+        let mut hashes = self.hashes.borrow().clone();
+        hashes.sort_unstable();
+        hashes.dedup();
+        hashes.len()
     }
 
     /// The indices of the items lookups returned, each once, in the order first returned.
@@ -153,6 +191,21 @@ mod tests {
         }
         assert_eq!(store.len(), 4);
         assert_eq!(store.distinct(), 3);
+    }
+
+    #[test]
+    fn colliding_prefixes_are_told_apart_by_the_full_hash() {
+        let store = ByHash::new(items());
+        store.get(&B256::ZERO);
+        // Forge an index collision: item 2 chained behind item 0 under item 0's prefix.
+        let (h0, h2) = (keccak256(b"zero"), keccak256(b"two"));
+        store.chain.borrow_mut()[2] = 0;
+        store.index.borrow_mut().insert(prefix(&h0), 2);
+        assert_eq!(store.get(&h0), Some(&&b"zero"[..]));
+        let mut fake = h0;
+        fake[31] ^= 1;
+        assert_eq!(store.get(&fake), None, "a shared prefix is not a match");
+        assert_eq!(store.get(&h2), Some(&&b"two"[..]));
     }
 
     #[cfg(feature = "order")]
