@@ -25,6 +25,9 @@ pub struct StateTrie<'s> {
     accounts: Trie<'s>,
     /// Storage tries opened so far, by hashed address, with whether they changed.
     storage: B256Map<(Trie<'s>, bool)>,
+    /// The last address hashed, and its hash: storage reads and writes come in runs of one
+    /// account's slots, and each would otherwise hash the address again (a keccak-f each).
+    last_address: Option<(Address, B256)>,
 }
 
 impl<'s> StateTrie<'s> {
@@ -35,12 +38,26 @@ impl<'s> StateTrie<'s> {
             // Every decoded node is a witness node, plus the few a write adds.
             accounts: Trie::open_with_capacity(store, root, store.len() + 64)?,
             storage: B256Map::default(),
+            last_address: None,
         })
+    }
+
+    /// `keccak256(address)`, remembered for the next call.
+    fn hash_address(&mut self, address: Address) -> B256 {
+        match self.last_address {
+            Some((last, hash)) if last == address => hash,
+            _ => {
+                let hash = keccak256(address);
+                self.last_address = Some((address, hash));
+                hash
+            }
+        }
     }
 
     /// The account at `address`, or `None` when the witness proves it absent.
     pub fn account(&mut self, address: Address) -> Result<Option<TrieAccount>, TrieError> {
-        self.account_by_hash(keccak256(address))
+        let hashed_address = self.hash_address(address);
+        self.account_by_hash(hashed_address)
     }
 
     /// The account whose hashed address is `hashed_address`.
@@ -61,7 +78,8 @@ impl<'s> StateTrie<'s> {
 
     /// Storage `slot` of the account at `address` (zero when absent).
     pub fn storage(&mut self, address: Address, slot: U256) -> Result<U256, TrieError> {
-        self.storage_by_hash(keccak256(address), keccak256(slot.to_be_bytes::<32>()))
+        let hashed_address = self.hash_address(address);
+        self.storage_by_hash(hashed_address, keccak256(slot.to_be_bytes::<32>()))
     }
 
     /// Storage value by hashed address and hashed slot.
@@ -91,7 +109,7 @@ impl<'s> StateTrie<'s> {
         address: Address,
         account: Option<&TrieAccount>,
     ) -> Result<(), TrieError> {
-        let key = keccak256(address);
+        let key = self.hash_address(address);
         match account {
             Some(account) => {
                 let mut leaf = Vec::with_capacity(account.length());
@@ -109,7 +127,7 @@ impl<'s> StateTrie<'s> {
         slot: U256,
         value: U256,
     ) -> Result<(), TrieError> {
-        let hashed_address = keccak256(address);
+        let hashed_address = self.hash_address(address);
         let key = keccak256(slot.to_be_bytes::<32>());
         let (trie, dirty) = self.storage_trie(hashed_address)?;
         *dirty = true;
@@ -125,8 +143,8 @@ impl<'s> StateTrie<'s> {
 
     /// Replaces the storage of `address` with an empty trie (self-destruct, re-creation).
     pub fn wipe_storage(&mut self, address: Address) {
-        self.storage
-            .insert(keccak256(address), (Trie::empty(), true));
+        let hashed_address = self.hash_address(address);
+        self.storage.insert(hashed_address, (Trie::empty(), true));
     }
 
     /// The state root: changed storage roots are written into their accounts first.
