@@ -56,7 +56,7 @@ pub fn path_to(
 ) -> Vec<alloy_primitives::B256> {
     use mpt::trie::{ChildRef, RawNode};
     let nibbles = alloy_trie::Nibbles::unpack(key);
-    let (mut hashes, mut bytes, mut depth) = (vec![root], store.get(&root).expect("root node"), 0);
+    let (mut hashes, mut bytes, mut depth) = (vec![root], *store.get(&root).expect("root node"), 0);
     loop {
         let next = match RawNode::decode(bytes).expect("valid node") {
             RawNode::Leaf { .. } => return hashes,
@@ -72,7 +72,7 @@ pub fn path_to(
         bytes = match next {
             ChildRef::Hash(h) => {
                 hashes.push(*h);
-                store.get(h).expect("node on the path")
+                *store.get(h).expect("node on the path")
             }
             ChildRef::Inline(inline) => inline,
             ChildRef::Empty => return hashes,

@@ -60,7 +60,8 @@ fn execute(
     let (_, hashes) = program::header::decode_ancestors(&devnet.witness.headers).unwrap();
     let store = devnet.witness.node_store();
     let state = program::witness::open_pre_state(&store, devnet.header.state_root).unwrap();
-    let mut db = WitnessDb::new(state, &devnet.witness.codes, hashes);
+    let codes = devnet.witness.code_store();
+    let mut db = WitnessDb::new(state, &codes, hashes);
     let (result, bundle) =
         program::execute::execute(block, &senders, &devnet.chain, &mut db).unwrap();
     (result.receipts, bundle)
