@@ -2,9 +2,13 @@
 //!
 //! Same content as `debug_executionWitness` (minus `keys`, which validation does not need):
 //! `state` (RLP trie nodes of the account and storage tries), `codes` (bytecodes) and `headers`
-//! (RLP ancestor headers, oldest first, parent last). The guest receives it RLP-encoded,
-//! `rlp([state, codes, headers])`: byte strings decode as views of the input, nothing is
-//! parsed twice.
+//! (RLP ancestor headers, oldest first, parent last). The guest receives it in the input's
+//! frames ([`crate::input`]): byte strings are views of the input, nothing is parsed twice.
+//!
+//! Nodes and codes may come in any order: each is accepted only as the preimage of a hash
+//! the validation trusts, and is hashed only when first needed ([`mpt::ByHash`]). The order
+//! decides the cost alone; the host writes them in the order its native run first needed
+//! them, so the guest hashes each one once, when it uses it.
 
 use alloc::vec::Vec;
 use alloy_primitives::{Bytes, B256};
