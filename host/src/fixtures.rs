@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use alloy_primitives::{Address, Bytes, B256, U256};
 use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH};
-use mpt::{NodeStore, StateTrie, TrieError};
+use mpt::{StateTrie, TrieError, WitnessStore};
 use program::ExecutionWitness;
 use serde::Deserialize;
 
@@ -34,7 +34,7 @@ pub fn full_state_witness(
     accounts: &BTreeMap<Address, GenesisAccount>,
     headers: Vec<Bytes>,
 ) -> Result<(B256, ExecutionWitness), TrieError> {
-    let empty = NodeStore::default();
+    let empty = WitnessStore::default();
     let mut state = StateTrie::open(&empty, EMPTY_ROOT_HASH)?;
     let mut codes = Vec::new();
     for (address, account) in accounts {

@@ -75,7 +75,7 @@ pub enum InspectError {
 pub fn inspect(data: &BlockData, given_root: Option<B256>) -> Result<WitnessReport, InspectError> {
     let witness = &data.witness;
     let started = Instant::now();
-    let store = witness.node_store();
+    let store = witness.store();
     let hash_time = started.elapsed();
 
     let (root, source) = match given_root {

@@ -329,7 +329,11 @@ fn prove(
 ) -> anyhow::Result<ExitCode> {
     let native = validate_valid(target, "nothing to prove")?;
     let spec = GuestSpec::program(Program::Guest, keccak);
-    let (file, elapsed) = host::proof::prove(spec, log_stacked_height, &native.guest_input())?;
+    let (file, elapsed) = host::proof::prove(
+        spec,
+        log_stacked_height,
+        &host::vm::slices(&native.guest_input()),
+    )?;
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{}.proof", target.block)));
     host::proof::write(&out, &file)?;
     print::print_proved(&target.block, &file, &out, elapsed);

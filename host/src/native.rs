@@ -2,17 +2,17 @@
 //! so a block's verdict is known in seconds before the VM runs it. The guest's input is made
 //! here too, from the same data and chain, so the VM sees exactly what was validated.
 //!
-//! The guest hashes witness nodes and codes only when it first needs them, hashing in witness
-//! order until the one it needs turns up ([`mpt::ByHash`]). So the input lists them in the
-//! order this native run first needed them (then the ones it never needed): the guest then
-//! hashes each item in the segment that uses it, and never hashes the unused ones.
+//! The guest reads and hashes witness nodes and codes only when it first needs them, in input
+//! order until the one it needs turns up ([`mpt::WitnessStore`]). So the input lists them in
+//! the order this native run first needed them (then the ones it never needed): the guest then
+//! reads and hashes each item in the segment that uses it, and never the unused ones.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use alloy_hardforks::EthereumHardfork;
 use alloy_primitives::Bytes;
-use program::{BlockOutput, ChainConfig, ExecutionWitness, StatelessInput, ValidationError};
+use program::{BlockOutput, ChainConfig, ValidationError};
 
 use crate::blocks::BlockData;
 use crate::fetch::FetchOptions;
@@ -31,31 +31,30 @@ pub struct NativeRun {
     pub verdict: Result<BlockOutput, ValidationError>,
     /// Time spent validating (loading excluded).
     pub elapsed: Duration,
-    /// The indices of the witness's state nodes, then of its codes, in the order validation
+    /// Positions in the witness's state nodes followed by its codes, in the order validation
     /// first asked for them.
-    pub first_uses: (Vec<u32>, Vec<u32>),
+    pub first_uses: Vec<u32>,
 }
 
 impl NativeRun {
-    /// The guest's input: the block, its witness and the chain config, as validated here.
-    pub fn guest_input(&self) -> Vec<u8> {
-        StatelessInput {
-            block: self.data.block_rlp.clone().into(),
-            witness: self.witness_in_use_order(),
-            chain: self.chain.clone(),
-        }
-        .to_bytes()
-    }
-
-    /// The witness, its state nodes and codes in the order validation first asked for them,
-    /// the others after them in the witness's order.
-    pub fn witness_in_use_order(&self) -> ExecutionWitness {
+    /// The guest's input items: the head (block, ancestor headers, chain config), then the
+    /// witness's nodes and codes in the order validation first asked for them, the others after
+    /// them in the witness's order.
+    pub fn guest_input(&self) -> Vec<Vec<u8>> {
         let witness = &self.data.witness;
-        ExecutionWitness {
-            state: in_use_order(&witness.state, &self.first_uses.0),
-            codes: in_use_order(&witness.codes, &self.first_uses.1),
-            headers: witness.headers.clone(),
-        }
+        let items: Vec<Bytes> = witness
+            .state
+            .iter()
+            .chain(&witness.codes)
+            .cloned()
+            .collect();
+        let ordered = in_use_order(&items, &self.first_uses);
+        program::guest_items(
+            &self.data.block_rlp,
+            &witness.headers,
+            &self.chain,
+            ordered.iter().map(|b| b.as_ref()),
+        )
     }
 }
 
@@ -82,14 +81,13 @@ pub fn validate(block: Resolved) -> NativeRun {
     let Resolved { data, chain, .. } = block;
     let fork = chain.fork_at(data.header.number, data.header.timestamp);
     let started = Instant::now();
-    let store = data.witness.node_store();
-    let codes = data.witness.code_store();
+    let store = data.witness.store();
     let verdict =
-        program::validate_block_over(&data.block_rlp, &data.witness, &store, &codes, &chain)
+        program::validate_block_over(&data.block_rlp, &data.witness.headers, &store, &chain)
             .map(|valid| valid.output);
     let elapsed = started.elapsed();
-    let first_uses = (store.first_uses(), codes.first_uses());
-    drop((store, codes));
+    let first_uses = store.first_uses();
+    drop(store);
     NativeRun {
         elapsed,
         data,

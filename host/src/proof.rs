@@ -161,11 +161,11 @@ pub fn fixed_table_log_height() -> usize {
         .trailing_zeros() as usize
 }
 
-/// Proves the guest `spec` on `input`.
+/// Proves the guest `spec` on the input items `input`.
 pub fn prove(
     spec: GuestSpec,
     log_stacked_height: usize,
-    input: &[u8],
+    input: &[&[u8]],
 ) -> Result<(ProofFile, Duration), ProofError> {
     let (bin, keccak, public_values_len) = (spec.program.bin(), spec.keccak, spec.public_values());
     let elf = spec.build()?;
@@ -173,7 +173,7 @@ pub fn prove(
     // A metered pass first (seconds), so progress can say how many segments there are.
     let (_, metering) =
         Vm::with_log_stacked_height(elf.clone(), public_values_len, log_stacked_height)?
-            .metered(input)?;
+            .metered_items(input)?;
     let segments = metering.segments.len();
     eprintln!(
         "proving {bin} ({}): {} instructions in {segments} segment(s) ...",
@@ -184,7 +184,8 @@ pub fn prove(
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
     let (proof, elapsed) = timed(|| -> Result<_, VmError> {
         let mut prover = sdk.app_prover(exe).map_err(vm_err)?;
-        SegmentProgress::new(segments).during(|| prover.prove(Vm::stdin(input)).map_err(vm_err))
+        SegmentProgress::new(segments)
+            .during(|| prover.prove(Vm::stdin_items(input)).map_err(vm_err))
     });
     let proof = proof?;
     let mut public_values = committed_public_values(&proof);

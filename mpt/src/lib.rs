@@ -17,4 +17,4 @@ pub mod error;
 pub mod trie;
 
 pub use error::{NibblePath, NodeError, TrieError};
-pub use trie::{ByHash, NodeStore, StateTrie, Trie};
+pub use trie::{StateTrie, Trie, WitnessStore};

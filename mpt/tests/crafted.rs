@@ -10,7 +10,7 @@
 use alloy_primitives::B256;
 use alloy_rlp::{BufMut, Encodable, Header};
 use alloy_trie::Nibbles;
-use mpt::{NodeStore, Trie};
+use mpt::{Trie, WitnessStore};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -124,7 +124,7 @@ fn round(seed: u64) {
         let node = crafted_node(&mut rng, &nodes);
         nodes.push(node);
     }
-    let store = NodeStore::new(nodes.iter().map(Vec::as_slice));
+    let store = WitnessStore::new(nodes.iter().cloned());
     let root_node = &nodes[rng.random_range(0..nodes.len())];
     let root: B256 = mpt::keccak256(root_node);
     let Ok(mut trie) = Trie::open(&store, root) else {
@@ -174,11 +174,7 @@ fn a_collapse_past_64_nibbles_is_a_typed_error() {
     items[0] = string(mpt::keccak256(&long_leaf).as_slice());
     items[1] = string(mpt::keccak256(&other_leaf).as_slice());
     let branch = list(&items);
-    let store = NodeStore::new([
-        long_leaf.as_slice(),
-        other_leaf.as_slice(),
-        branch.as_slice(),
-    ]);
+    let store = WitnessStore::new([long_leaf.clone(), other_leaf.clone(), branch.clone()]);
     let mut trie = Trie::open(&store, mpt::keccak256(&branch)).unwrap();
     let mut key = vec![0x17u8];
     key.extend([0x77u8; 31]);

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use alloy_primitives::{keccak256, Address, B256, U256};
 use alloy_trie::{HashBuilder, Nibbles, TrieAccount, EMPTY_ROOT_HASH, KECCAK_EMPTY};
-use mpt::{NodeError, NodeStore, StateTrie, Trie, TrieError};
+use mpt::{NodeError, StateTrie, Trie, TrieError, WitnessStore};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -120,7 +120,7 @@ fn reopened_from_witness_nodes_reads_and_updates() {
             let mut model = random_model(&mut rng, key_len, 50 + round * 40);
             let (nodes, root) = witness_of(&model);
             assert_eq!(root, reference_root(&model));
-            let store = NodeStore::new(nodes.iter().map(Vec::as_slice));
+            let store = WitnessStore::new(nodes.iter().cloned());
             let mut trie = Trie::open(&store, root).unwrap();
             for (k, v) in &model {
                 assert_eq!(trie.get(k).unwrap(), Some(&v[..]));
@@ -140,7 +140,7 @@ fn unchanged_writes_keep_the_root_cached() {
     let mut rng = SmallRng::seed_from_u64(11);
     let model = random_model(&mut rng, 32, 200);
     let (nodes, root) = witness_of(&model);
-    let store = NodeStore::new(nodes.iter().map(Vec::as_slice));
+    let store = WitnessStore::new(nodes.iter().cloned());
     let mut trie = Trie::open(&store, root).unwrap();
     for (k, v) in model.iter().take(20) {
         trie.insert(k, v.clone()).unwrap();
@@ -159,7 +159,7 @@ fn partial_witness_fails_loudly_never_wrongly() {
         // Drop one node other than the root (the first encoded node is the root).
         let dropped = nodes.remove(1 + round % (nodes.len() - 1));
         let dropped_hash = keccak256(&dropped);
-        let store = NodeStore::new(nodes.iter().map(Vec::as_slice));
+        let store = WitnessStore::new(nodes.iter().cloned());
         let mut trie = Trie::open(&store, root).unwrap();
         let mut expect = model.clone();
         let mut hit_missing = false;
@@ -198,7 +198,7 @@ fn partial_witness_fails_loudly_never_wrongly() {
 
 #[test]
 fn missing_root_and_malformed_nodes_are_typed_errors() {
-    let store = NodeStore::new([]);
+    let store = WitnessStore::new(Vec::<Vec<u8>>::new());
     let root = B256::repeat_byte(0x42);
     match Trie::open(&store, root) {
         Err(TrieError::MissingNode { hash, path }) => {
@@ -209,7 +209,7 @@ fn missing_root_and_malformed_nodes_are_typed_errors() {
     }
     // A string where a node (a list) must be.
     let garbage: &[u8] = &[0xa0; 33];
-    let store = NodeStore::new([garbage]);
+    let store = WitnessStore::new([garbage]);
     // The root is decoded when the trie is opened.
     match Trie::open(&store, keccak256(garbage)) {
         Err(TrieError::MalformedNode {
@@ -278,8 +278,11 @@ fn account(rng: &mut SmallRng) -> TrieAccount {
 fn state_trie_matches_reference_roots() {
     let mut rng = SmallRng::seed_from_u64(2024);
     let mut accounts: BTreeMap<Address, (TrieAccount, BTreeMap<U256, U256>)> = BTreeMap::new();
-    let mut state =
-        StateTrie::open(Box::leak(Box::new(NodeStore::new([]))), EMPTY_ROOT_HASH).unwrap();
+    let mut state = StateTrie::open(
+        Box::leak(Box::new(WitnessStore::new(Vec::<Vec<u8>>::new()))),
+        EMPTY_ROOT_HASH,
+    )
+    .unwrap();
     for _ in 0..60 {
         let address = Address::from(rng.random::<[u8; 20]>());
         let acc = account(&mut rng);

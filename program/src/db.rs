@@ -8,19 +8,18 @@
 
 use alloy_primitives::{map::HashMap, Address, B256, U256};
 use alloy_trie::KECCAK_EMPTY;
-use mpt::StateTrie;
+use mpt::{StateTrie, WitnessStore};
 use revm::bytecode::Bytecode;
 use revm::state::AccountInfo;
 
 use crate::error::DbError;
-use crate::witness::CodeStore;
 
 /// The witness as a revm database.
 #[derive(Debug)]
 pub struct WitnessDb<'s> {
     /// The pre-state trie (read only here; changes go through revm's `State`).
     pub state: StateTrie<'s>,
-    codes: &'s CodeStore,
+    codes: &'s WitnessStore,
     block_hashes: HashMap<u64, B256>,
     /// The first database error execution hit.
     pub error: Option<DbError>,
@@ -30,7 +29,7 @@ impl<'s> WitnessDb<'s> {
     /// A database over `state`, the witness's `codes` and the ancestors' hashes.
     pub fn new(
         state: StateTrie<'s>,
-        codes: &'s CodeStore,
+        codes: &'s WitnessStore,
         block_hashes: HashMap<u64, B256>,
     ) -> Self {
         Self {
@@ -67,8 +66,8 @@ impl revm::Database for WitnessDb<'_> {
         if code_hash == KECCAK_EMPTY {
             return Ok(Bytecode::default());
         }
-        match self.codes.get(&code_hash) {
-            Some(code) => Ok(Bytecode::new_raw(code.clone())),
+        match self.codes.bytes(&code_hash) {
+            Some(code) => Ok(Bytecode::new_raw(code)),
             None => self.fail(DbError::MissingCode(code_hash)),
         }
     }

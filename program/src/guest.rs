@@ -1,5 +1,5 @@
 //! The guest's side of the VM, so that `src/bin/guest.rs` is the pipeline and nothing else:
-//! reading the [`StatelessInput`], revealing the [`PublicValues`], and the hooks of the
+//! reading the [`GuestInput`], revealing the [`PublicValues`], and the hooks of the
 //! instrumented builds around them.
 //!
 //! - Plain build (what is proved): with feature `openvm-crypto`, sender recovery and the
@@ -16,7 +16,7 @@
 //! Every hook is `#[inline(always)]`: the plain build's code is what it would be written
 //! inline in `main`.
 
-use crate::{PublicValues, StatelessInput};
+use crate::{GuestInput, PublicValues};
 
 /// The first public-value word after [`PublicValues`], where a census build reveals its counts.
 #[cfg(any(feature = "census", feature = "crypto-census"))]
@@ -45,14 +45,17 @@ impl Session {
         }
     }
 
-    /// Reads the input; one that is not a [`StatelessInput`] (or has bytes after it) panics,
+    /// Reads the input's head; the witness's items are read when validation first needs each
+    /// one. A head that does not decode (or has bytes after it) panics,
     /// which ends the VM with the error text and no proof. A precompile-census build then reads
     /// the operation to compute twice and installs its counting providers.
     #[inline(always)]
-    pub fn read_input(&self) -> StatelessInput {
-        // Kept as one shared buffer: the witness's nodes and codes are views into it.
-        let bytes = alloy_primitives::Bytes::from(openvm::io::read_vec());
-        let input = StatelessInput::from_shared(bytes).unwrap_or_else(|e| panic!("{e}"));
+    pub fn read_input(&self) -> GuestInput {
+        // Kept as one buffer: the block and the headers are views into it.
+        let head = alloy_primitives::Bytes::from(openvm::io::read_vec());
+        let items =
+            core::iter::repeat_with(|| alloy_primitives::Bytes::from(openvm::io::read_vec()));
+        let input = GuestInput::new(head, items).unwrap_or_else(|e| panic!("{e}"));
         #[cfg(feature = "crypto-census")]
         {
             use crypto::census::{install, set_twice, Op};

@@ -1,29 +1,34 @@
-//! What the guest reads: the block, the witness and the chain config, in one word-aligned frame
-//! format, and nothing after it.
+//! What the guest reads: a head with the block, its ancestor headers and the chain config; then
+//! the witness's byte strings (trie nodes and bytecodes, in any order), one input item each,
+//! read only when validation first needs one.
 //!
 //! ```text
-//! input  = frame(block) list(state) list(codes) list(headers) frame(rlp(chain))
+//! head   = frame(block) list(headers) frame(rlp(chain)) u32 items
 //! list   = u32 count, then count frames
 //! frame  = u32 length, the bytes, zero bytes up to the next multiple of 4
 //! ```
-//! (`u32` little-endian.) The block stays the raw RLP an archive node serves (the validator
-//! decodes it once).
+//! (`u32` little-endian.) `items` input items follow the head. The block stays the raw RLP an
+//! archive node serves (the validator decodes it once).
 //!
-//! Why not one RLP list, as the input was: the guest reads the input into one 4-aligned buffer
-//! and [`StatelessInput::from_shared`] keeps the block and every witness node, code and header
-//! as views into it instead of copies. On 24171384 the copies cost 2.5 M instructions of
-//! `memcpy` and a second megabytes-large stretch of memory for the first segment to touch, and
-//! every touched memory block is paid for in Poseidon2 and Merkle rows. Views into an RLP list
-//! start wherever the item headers end, so hashing each node absorbed unaligned input
-//! (measured: more instructions than the copies saved); here every frame starts on a word.
-//! The encoding is canonical: padding must be zero, and nothing may follow the last frame.
+//! Why items read on demand: a prover pays for every memory page each segment touches.
+//! Reading the whole witness at the start wrote all of it in the first segment, and each item
+//! was paid for again in the later segment that used it. Now an item is read into memory by
+//! the lookup that needs it ([`mpt::WitnessStore`]), in the segment that uses it; the host
+//! sends the items in the order its native run first needed them, so each lookup reads about
+//! one item, and items the block never needs are never read.
+//!
+//! Why frames in the head: the guest keeps the block and the headers as views into the one
+//! buffer it reads, not copies, and every frame starts on a word. The encoding is canonical:
+//! padding must be zero, and nothing may follow the head's last field.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
 use alloy_primitives::Bytes;
 use alloy_rlp::{Decodable, Encodable};
+use mpt::WitnessStore;
 
 use crate::chain::ChainConfig;
-use crate::validate::{validate_block, BlockOutput};
+use crate::validate::{validate_block, validate_block_over, BlockOutput};
 use crate::witness::ExecutionWitness;
 use crate::ValidationError;
 
@@ -50,9 +55,17 @@ pub enum InputError {
     /// The chain config does not decode.
     #[error("malformed input: chain config: {0}")]
     Rlp(alloy_rlp::Error),
-    /// Bytes follow the input's last frame.
-    #[error("{0} trailing bytes after the input")]
+    /// Bytes follow the head's last field.
+    #[error("{0} trailing bytes after the input's head")]
     TrailingBytes(usize),
+    /// Not as many witness items follow the head as it declares.
+    #[error("malformed input: the head declares {declared} witness items, {given} follow it")]
+    ItemCount {
+        /// Items the head declares.
+        declared: usize,
+        /// Items given.
+        given: usize,
+    },
 }
 
 /// Reads frames from a buffer, as views into it.
@@ -116,22 +129,101 @@ fn put_list(out: &mut Vec<u8>, items: &[Bytes]) {
     }
 }
 
+/// The guest's input as the guest reads it: the head decoded, the witness's items behind a
+/// store that reads each one when a lookup first needs it.
+#[derive(Debug)]
+pub struct GuestInput {
+    /// `rlp([header, transactions, ommers, withdrawals])`.
+    pub block: Bytes,
+    /// RLP ancestor headers, oldest first, parent last.
+    pub headers: Vec<Bytes>,
+    /// The chain's fork schedule.
+    pub chain: ChainConfig,
+    /// The witness's trie nodes and bytecodes by hash.
+    pub store: WitnessStore,
+}
+
+/// The input items for `block` over `headers`, `chain` and the witness's byte strings `items`
+/// (trie nodes and bytecodes, in the order the guest should read them): the head, then one item
+/// per byte string.
+pub fn guest_items<'a, I>(
+    block: &[u8],
+    headers: &[Bytes],
+    chain: &ChainConfig,
+    items: I,
+) -> Vec<Vec<u8>>
+where
+    I: ExactSizeIterator<Item = &'a [u8]>,
+{
+    let mut head = Vec::with_capacity(
+        4 + block.len()
+            + 3
+            + 4
+            + headers.iter().map(|h| 4 + h.len() + 3).sum::<usize>()
+            + 4
+            + chain.length()
+            + 3
+            + 4,
+    );
+    put_frame(&mut head, block);
+    put_list(&mut head, headers);
+    put_frame(&mut head, &alloy_rlp::encode(chain));
+    head.extend_from_slice(&(items.len() as u32).to_le_bytes());
+    let mut out = Vec::with_capacity(1 + items.len());
+    out.push(head);
+    out.extend(items.map(<[u8]>::to_vec));
+    out
+}
+
 impl StatelessInput {
-    /// Decodes exactly one input from `bytes` (copying it once into a shared buffer).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Self, InputError> {
-        Self::from_shared(Bytes::copy_from_slice(bytes))
+    /// The guest's input items, the witness's nodes and then its codes in their order.
+    pub fn to_items(&self) -> Vec<Vec<u8>> {
+        let w = &self.witness;
+        let items = w.state.iter().chain(&w.codes).map(|b| b.as_ref());
+        guest_items(
+            &self.block,
+            &w.headers,
+            &self.chain,
+            ExactLen(items, w.state.len() + w.codes.len()),
+        )
     }
 
-    /// Decodes exactly one input; the block and the witness's byte strings are views into
-    /// `bytes`, not copies. Trailing bytes are refused, not ignored.
-    pub fn from_shared(bytes: Bytes) -> Result<Self, InputError> {
+    /// Validates the block.
+    pub fn validate(&self) -> Result<BlockOutput, ValidationError> {
+        validate_block(&self.block, &self.witness, &self.chain)
+    }
+}
+
+/// An iterator with its length known.
+struct ExactLen<I>(I, usize);
+
+impl<I: Iterator> Iterator for ExactLen<I> {
+    type Item = I::Item;
+    fn next(&mut self) -> Option<I::Item> {
+        let item = self.0.next()?;
+        self.1 -= 1;
+        Some(item)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.1, Some(self.1))
+    }
+}
+
+impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
+
+impl GuestInput {
+    /// Decodes the `head` (its block and headers stay views into it); the witness's items come
+    /// from `items`, read only as lookups need them, at most as many as the head declares.
+    /// Trailing bytes after the head are refused, not ignored.
+    pub fn new(
+        head: Bytes,
+        items: impl Iterator<Item = Bytes> + 'static,
+    ) -> Result<Self, InputError> {
         let mut reader = Reader {
-            whole: &bytes,
+            whole: &head,
             at: 0,
         };
         let block = reader.frame("block")?;
-        let state = reader.list("witness state")?;
-        let codes = reader.list("witness codes")?;
         let headers = reader.list("witness headers")?;
         let chain_rlp = reader.frame("chain config")?;
         let mut chain_buf: &[u8] = &chain_rlp;
@@ -139,45 +231,41 @@ impl StatelessInput {
         if !chain_buf.is_empty() {
             return Err(InputError::Rlp(alloy_rlp::Error::UnexpectedLength));
         }
-        if reader.at != bytes.len() {
-            return Err(InputError::TrailingBytes(bytes.len() - reader.at));
+        let count = reader.word("witness item count")?;
+        if reader.at != head.len() {
+            return Err(InputError::TrailingBytes(head.len() - reader.at));
         }
         Ok(Self {
             block,
-            witness: ExecutionWitness {
-                state,
-                codes,
-                headers,
-            },
+            headers,
             chain,
+            store: WitnessStore::streaming(count, Box::new(items.take(count))),
         })
     }
 
-    /// The bytes the guest reads.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let w = &self.witness;
-        let size = |items: &[Bytes]| 4 + items.iter().map(|b| 4 + b.len() + 3).sum::<usize>();
-        let mut out = Vec::with_capacity(
-            4 + self.block.len()
-                + 3
-                + size(&w.state)
-                + size(&w.codes)
-                + size(&w.headers)
-                + 4
-                + self.chain.length()
-                + 3,
-        );
-        put_frame(&mut out, &self.block);
-        put_list(&mut out, &w.state);
-        put_list(&mut out, &w.codes);
-        put_list(&mut out, &w.headers);
-        put_frame(&mut out, &alloy_rlp::encode(&self.chain));
-        out
+    /// Decodes input items held in memory (the host's and the tests' side): exactly the items
+    /// the head declares must follow it.
+    pub fn from_items(items: &[Vec<u8>]) -> Result<Self, InputError> {
+        let (head, rest) = items.split_first().ok_or(InputError::Truncated("head"))?;
+        let input = Self::new(
+            Bytes::copy_from_slice(head),
+            rest.iter()
+                .map(|item| Bytes::copy_from_slice(item))
+                .collect::<Vec<_>>()
+                .into_iter(),
+        )?;
+        if input.store.len() != rest.len() {
+            return Err(InputError::ItemCount {
+                declared: input.store.len(),
+                given: rest.len(),
+            });
+        }
+        Ok(input)
     }
 
     /// Validates the block.
     pub fn validate(&self) -> Result<BlockOutput, ValidationError> {
-        validate_block(&self.block, &self.witness, &self.chain)
+        validate_block_over(&self.block, &self.headers, &self.store, &self.chain).map(|v| v.output)
     }
 }
 
@@ -191,62 +279,79 @@ mod tests {
             witness: ExecutionWitness {
                 state: alloc::vec![Bytes::from_static(&[1, 2, 3, 4, 5]), Bytes::new()],
                 codes: alloc::vec![Bytes::from_static(&[0x60, 0x00])],
-                headers: Vec::new(),
+                headers: alloc::vec![Bytes::from_static(&[0xc1, 0x80])],
             },
             chain: ChainConfig::mainnet(),
         }
     }
 
     #[test]
-    fn inputs_round_trip_with_every_frame_on_a_word() {
+    fn inputs_round_trip_with_every_head_frame_on_a_word() {
         let input = input();
-        let bytes = input.to_bytes();
-        assert_eq!(bytes.len() % 4, 0);
-        let decoded = StatelessInput::from_shared(Bytes::from(bytes.clone())).unwrap();
+        let items = input.to_items();
+        assert_eq!(items.len(), 4);
+        assert_eq!(items[0].len() % 4, 0);
+        let decoded = GuestInput::from_items(&items).unwrap();
         assert_eq!(
-            (&decoded.block, &decoded.witness),
-            (&input.block, &input.witness)
+            (&decoded.block, &decoded.headers),
+            (&input.block, &input.witness.headers)
         );
         // (A TTD condition decodes with its activation block only: compare digests.)
         assert_eq!(decoded.chain.digest(), input.chain.digest());
-        for view in [
-            &decoded.block,
-            &decoded.witness.state[0],
-            &decoded.witness.codes[0],
-        ] {
+        for view in [&decoded.block, &decoded.headers[0]] {
             assert_eq!(
                 (view.as_ptr() as usize - decoded.block.as_ptr() as usize) % 4,
                 0
             );
         }
-        assert_eq!(StatelessInput::from_bytes(&bytes).unwrap(), decoded);
+        // Nodes and codes alike, each found by its hash.
+        assert_eq!(decoded.store.len(), 3);
+        for item in input.witness.state.iter().chain(&input.witness.codes) {
+            assert_eq!(
+                decoded.store.get(&mpt::keccak256(item)),
+                Some(item.as_ref())
+            );
+        }
     }
 
     #[test]
     fn malformed_inputs_are_typed_errors() {
-        let mut bytes = input().to_bytes();
-        // Every truncation is refused.
-        for len in 0..bytes.len() {
-            assert!(StatelessInput::from_bytes(&bytes[..len]).is_err(), "{len}");
+        let items = input().to_items();
+        let with_head = |head: &[u8]| {
+            let mut items = items.clone();
+            items[0] = head.to_vec();
+            GuestInput::from_items(&items).map(drop)
+        };
+        let head = &items[0];
+        // Every truncation of the head is refused.
+        for len in 0..head.len() {
+            assert!(with_head(&head[..len]).is_err(), "{len}");
         }
         // Nonzero padding (the block's frame: 1 byte, then 3 of padding).
-        let mut padded = bytes.clone();
+        let mut padded = head.clone();
         padded[5] = 1;
-        assert_eq!(
-            StatelessInput::from_bytes(&padded),
-            Err(InputError::Padding("block"))
-        );
-        // A count beyond the input is a truncation, not an allocation.
-        let mut counted = bytes.clone();
+        assert_eq!(with_head(&padded), Err(InputError::Padding("block")));
+        // A count beyond the head is a truncation, not an allocation.
+        let mut counted = head.clone();
         counted[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
-            StatelessInput::from_bytes(&counted),
-            Err(InputError::Truncated("witness state"))
+            with_head(&counted),
+            Err(InputError::Truncated("witness headers"))
         );
-        bytes.extend_from_slice(&[0; 4]);
+        let mut trailing = head.clone();
+        trailing.extend_from_slice(&[0; 4]);
+        assert_eq!(with_head(&trailing), Err(InputError::TrailingBytes(4)));
+        // Items missing or extra.
         assert_eq!(
-            StatelessInput::from_bytes(&bytes),
-            Err(InputError::TrailingBytes(4))
+            GuestInput::from_items(&items[..3]).map(drop),
+            Err(InputError::ItemCount {
+                declared: 3,
+                given: 2
+            })
+        );
+        assert_eq!(
+            GuestInput::from_items(&[]).map(drop),
+            Err(InputError::Truncated("head"))
         );
     }
 }

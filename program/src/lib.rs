@@ -34,7 +34,7 @@ pub mod witness;
 
 pub use chain::ChainConfig;
 pub use error::{DbError, ValidationError, Verdict};
-pub use input::{InputError, StatelessInput};
+pub use input::{guest_items, GuestInput, InputError, StatelessInput};
 pub use public::PublicValues;
 pub use validate::{decode_block, validate_block, validate_block_over, BlockOutput, ValidBlock};
-pub use witness::{CodeStore, ExecutionWitness, WitnessError};
+pub use witness::{ExecutionWitness, WitnessError};

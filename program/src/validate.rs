@@ -10,9 +10,9 @@
 
 use alloy_consensus::{proofs, Block, Header, TxEip4844Variant, TxEnvelope, TxReceipt};
 use alloy_hardforks::EthereumHardforks;
-use alloy_primitives::{Bloom, B256};
+use alloy_primitives::{Bloom, Bytes, B256};
 use alloy_rlp::Decodable;
-use mpt::{NodeStore, StateTrie};
+use mpt::{StateTrie, WitnessStore};
 use revm::database::BundleState;
 
 use crate::body::{recover_senders, validate_body};
@@ -21,7 +21,7 @@ use crate::db::WitnessDb;
 use crate::error::ValidationError;
 use crate::execute::{apply_bundle, execute};
 use crate::header::{decode_ancestors, validate_header, MAX_RLP_BLOCK_SIZE};
-use crate::witness::{open_pre_state, CodeStore, ExecutionWitness, WitnessError};
+use crate::witness::{open_pre_state, ExecutionWitness, WitnessError};
 
 /// What a valid block commits to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,9 +84,8 @@ pub fn validate_block(
     witness: &ExecutionWitness,
     chain: &ChainConfig,
 ) -> Result<BlockOutput, ValidationError> {
-    let store = witness.node_store();
-    let codes = witness.code_store();
-    validate_block_over(block_rlp, witness, &store, &codes, chain).map(|valid| valid.output)
+    let store = witness.store();
+    validate_block_over(block_rlp, &witness.headers, &store, chain).map(|valid| valid.output)
 }
 
 /// A valid block, with what a caller needs to validate a child on top of it.
@@ -101,14 +100,13 @@ pub struct ValidBlock<'s> {
     pub bundle: BundleState,
 }
 
-/// [`validate_block`] over `store`, the witness's nodes ([`ExecutionWitness::node_store`]), and
-/// `codes`, its bytecodes ([`ExecutionWitness::code_store`]),
-/// keeping the post-state.
+/// [`validate_block`] over the witness's ancestor `headers` and `store`, its nodes and codes
+/// ([`ExecutionWitness::store`], or read from the guest's input as needed), keeping the
+/// post-state.
 pub fn validate_block_over<'s>(
     block_rlp: &[u8],
-    witness: &ExecutionWitness,
-    store: &'s NodeStore<'s>,
-    codes: &'s CodeStore,
+    headers: &[Bytes],
+    store: &'s WitnessStore,
     chain: &ChainConfig,
 ) -> Result<ValidBlock<'s>, ValidationError> {
     chain.check().map_err(ValidationError::Chain)?;
@@ -122,7 +120,7 @@ pub fn validate_block_over<'s>(
         });
     }
 
-    let (ancestors, block_hashes) = decode_ancestors(&witness.headers)?;
+    let (ancestors, block_hashes) = decode_ancestors(headers)?;
     let parent = ancestors.last().ok_or(WitnessError::NoParentHeader)?;
     let parent_hash = block_hashes[&parent.number];
     check(parent_hash, header.parent_hash, |expected, got| {
@@ -134,7 +132,7 @@ pub fn validate_block_over<'s>(
 
     // The parent is decoded already: its state root needs no second parse.
     let state = open_pre_state(store, parent.state_root)?;
-    let mut db = WitnessDb::new(state, codes, block_hashes);
+    let mut db = WitnessDb::new(state, store, block_hashes);
     let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
 
     check(header.gas_used, result.gas_used, |expected, got| {

@@ -6,17 +6,14 @@
 //! frames ([`crate::input`]): byte strings are views of the input, nothing is parsed twice.
 //!
 //! Nodes and codes may come in any order: each is accepted only as the preimage of a hash
-//! the validation trusts, and is hashed only when first needed ([`mpt::ByHash`]). The order
+//! the validation trusts, and is hashed only when first needed ([`mpt::WitnessStore`]). The order
 //! decides the cost alone; the host writes them in the order its native run first needed
 //! them, so the guest hashes each one once, when it uses it.
 
 use alloc::vec::Vec;
 use alloy_primitives::{Bytes, B256};
 use alloy_rlp::{Decodable, Header, RlpDecodable, RlpEncodable};
-use mpt::{ByHash, NodeStore, StateTrie, TrieError};
-
-/// The witness's bytecodes by code hash; shares the input's bytes.
-pub type CodeStore = ByHash<Bytes>;
+use mpt::{StateTrie, TrieError, WitnessStore};
 
 /// The execution witness of one block.
 #[derive(Debug, Clone, Default, PartialEq, Eq, RlpEncodable, RlpDecodable)]
@@ -69,14 +66,10 @@ pub fn header_state_root(mut rlp: &[u8]) -> Result<B256, alloy_rlp::Error> {
 }
 
 impl ExecutionWitness {
-    /// The state nodes by hash (each hashed once, through the sponge, when first asked for).
-    pub fn node_store(&self) -> NodeStore<'_> {
-        NodeStore::new(self.state.iter().map(|node| node.as_ref()))
-    }
-
-    /// The bytecodes by code hash (each hashed once, when first asked for).
-    pub fn code_store(&self) -> CodeStore {
-        CodeStore::new(self.codes.iter().cloned())
+    /// The state nodes and codes by hash, in this order (each hashed once, through the
+    /// sponge, when first asked for). They share the input's bytes.
+    pub fn store(&self) -> WitnessStore {
+        WitnessStore::new(self.state.iter().chain(&self.codes).cloned())
     }
 
     /// The pre-state root: the parent header's `state_root`.
@@ -92,7 +85,7 @@ impl ExecutionWitness {
 
     /// Opens the pre-state over `store` (built by [`ExecutionWitness::node_store`]): the root
     /// node must be among the witness's nodes.
-    pub fn pre_state<'s>(&self, store: &'s NodeStore<'s>) -> Result<StateTrie<'s>, WitnessError> {
+    pub fn pre_state<'s>(&self, store: &'s WitnessStore) -> Result<StateTrie<'s>, WitnessError> {
         open_pre_state(store, self.parent_state_root()?)
     }
 }
@@ -100,7 +93,7 @@ impl ExecutionWitness {
 /// Opens the state at `root` (the parent's `state_root`) over the witness's nodes; a root that
 /// no node hashes to is [`WitnessError::PreStateRootNotInWitness`].
 pub fn open_pre_state<'s>(
-    store: &'s NodeStore<'s>,
+    store: &'s WitnessStore,
     root: B256,
 ) -> Result<StateTrie<'s>, WitnessError> {
     StateTrie::open(store, root).map_err(|e| match e {

@@ -50,13 +50,13 @@ pub fn mainnet_block(number: u64) -> host::blocks::BlockData {
 /// Hashes of the witness nodes on the path from `root` to `key`'s leaf (or to where the path
 /// ends), root first. Panics on a missing or malformed node: for tests on complete witnesses.
 pub fn path_to(
-    store: &mpt::NodeStore<'_>,
+    store: &mpt::WitnessStore,
     root: alloy_primitives::B256,
     key: alloy_primitives::B256,
 ) -> Vec<alloy_primitives::B256> {
     use mpt::trie::{ChildRef, RawNode};
     let nibbles = alloy_trie::Nibbles::unpack(key);
-    let (mut hashes, mut bytes, mut depth) = (vec![root], *store.get(&root).expect("root node"), 0);
+    let (mut hashes, mut bytes, mut depth) = (vec![root], store.get(&root).expect("root node"), 0);
     loop {
         let next = match RawNode::decode(bytes).expect("valid node") {
             RawNode::Leaf { .. } => return hashes,
@@ -72,7 +72,7 @@ pub fn path_to(
         bytes = match next {
             ChildRef::Hash(h) => {
                 hashes.push(*h);
-                *store.get(h).expect("node on the path")
+                store.get(h).expect("node on the path")
             }
             ChildRef::Inline(inline) => inline,
             ChildRef::Empty => return hashes,

@@ -58,10 +58,9 @@ fn execute(
 ) {
     let senders = program::body::recover_senders(&block.body.transactions).unwrap();
     let (_, hashes) = program::header::decode_ancestors(&devnet.witness.headers).unwrap();
-    let store = devnet.witness.node_store();
+    let store = devnet.witness.store();
     let state = program::witness::open_pre_state(&store, devnet.header.state_root).unwrap();
-    let codes = devnet.witness.code_store();
-    let mut db = WitnessDb::new(state, &codes, hashes);
+    let mut db = WitnessDb::new(state, &store, hashes);
     let (result, bundle) =
         program::execute::execute(block, &senders, &devnet.chain, &mut db).unwrap();
     (result.receipts, bundle)

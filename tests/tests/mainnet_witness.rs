@@ -8,7 +8,7 @@ use alloy_primitives::{Address, B256};
 use alloy_rlp::Decodable;
 use alloy_trie::{Nibbles, TrieAccount, EMPTY_ROOT_HASH};
 use mpt::trie::walk_leaves;
-use mpt::{NodeStore, StateTrie, TrieError};
+use mpt::{StateTrie, TrieError, WitnessStore};
 use program::WitnessError;
 use tests::{mainnet_block, MAINNET, ROOT_23587691};
 
@@ -69,7 +69,7 @@ fn every_witness_node_hashes_like_an_independent_keccak() {
 fn witness_holds_the_pre_state_root() {
     for (number, _) in MAINNET {
         let data = mainnet_block(number);
-        let store = data.witness.node_store();
+        let store = data.witness.store();
         assert_eq!(
             store.len(),
             data.witness.state.len(),
@@ -101,7 +101,7 @@ fn a_tampered_root_node_is_rejected_by_name() {
     let mut node = data.witness.state[at].to_vec();
     node[40] ^= 1;
     data.witness.state[at] = node.into();
-    let store = data.witness.node_store();
+    let store = data.witness.store();
     match data.witness.pre_state(&store) {
         Err(WitnessError::PreStateRootNotInWitness(r)) => assert_eq!(r, root),
         other => panic!("expected PreStateRootNotInWitness, got {other:?}"),
@@ -111,7 +111,7 @@ fn a_tampered_root_node_is_rejected_by_name() {
 /// Every reachable account, with its storage slots: (hashed address, account, [(hashed slot, value)]).
 type Reached = Vec<(B256, TrieAccount, Vec<(B256, Vec<u8>)>)>;
 
-fn reachable(store: &NodeStore<'_>, root: B256) -> Reached {
+fn reachable(store: &WitnessStore, root: B256) -> Reached {
     let mut accounts = Vec::new();
     walk_leaves(store, root, |path: &Nibbles, mut leaf| {
         let account = TrieAccount::decode(&mut leaf).expect("account leaf");
@@ -137,7 +137,7 @@ fn reachable(store: &NodeStore<'_>, root: B256) -> Reached {
 fn reachable_accounts_and_slots_read_through_the_trie() {
     for (number, _) in MAINNET {
         let data = mainnet_block(number);
-        let store = data.witness.node_store();
+        let store = data.witness.store();
         let root = pre_state_root(&data);
         let reached = reachable(&store, root);
         assert!(!reached.is_empty(), "block {number}: no account reachable");
@@ -173,7 +173,7 @@ fn real_addresses_resolve_through_the_sponge() {
     for (number, _) in MAINNET {
         let data = mainnet_block(number);
         let header = Header::decode(&mut data.header_rlp()).unwrap();
-        let store = data.witness.node_store();
+        let store = data.witness.store();
         let mut state = StateTrie::open(&store, pre_state_root(&data)).unwrap();
         state
             .account(header.beneficiary)
@@ -181,7 +181,7 @@ fn real_addresses_resolve_through_the_sponge() {
     }
     // 21882667's witness carries key preimages: every 20-byte one is an address it proves.
     let data = mainnet_block(21882667);
-    let store = data.witness.node_store();
+    let store = data.witness.store();
     let mut state = StateTrie::open(&store, pre_state_root(&data)).unwrap();
     let addresses: Vec<Address> = data
         .keys
@@ -204,7 +204,7 @@ fn real_addresses_resolve_through_the_sponge() {
 fn writes_then_restores_give_back_the_pre_state_root() {
     for (number, _) in MAINNET {
         let data = mainnet_block(number);
-        let store = data.witness.node_store();
+        let store = data.witness.store();
         let root = pre_state_root(&data);
         let reached = reachable(&store, root);
         let mut state = StateTrie::open(&store, root).unwrap();
@@ -235,18 +235,18 @@ fn writes_then_restores_give_back_the_pre_state_root() {
 fn a_missing_node_is_named_with_its_path() {
     let data = mainnet_block(24171384);
     let root = data.witness.parent_state_root().unwrap();
-    let full = data.witness.node_store();
+    let full = data.witness.store();
     let reached = reachable(&full, root);
     for (hashed, _, _) in reached.iter().take(20) {
         let on_path = tests::path_to(&full, root, *hashed);
         assert!(on_path.len() > 1, "an account leaf sits below the root");
         let dropped = *on_path.last().unwrap();
-        let store = NodeStore::new(
+        let store = WitnessStore::new(
             data.witness
                 .state
                 .iter()
-                .map(|n| n.as_ref())
-                .filter(|n| mpt::keccak256(n) != dropped),
+                .filter(|n| mpt::keccak256(n) != dropped)
+                .cloned(),
         );
         let mut trie = mpt::Trie::open(&store, root).unwrap();
         match trie.get(hashed.as_slice()) {

@@ -103,7 +103,7 @@ fn the_small_devnet_block_proves_in_one_segment_and_verifies() {
     let (file, elapsed) = proof::prove(
         GuestSpec::program(Program::Guest, Keccak::Ours),
         LOG_STACKED_HEIGHT,
-        &input,
+        &host::vm::slices(&input),
     )
     .unwrap_or_else(|e| panic!("{e}"));
     println!(

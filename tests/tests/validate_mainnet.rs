@@ -28,38 +28,34 @@ fn block_without_parent_header_is_rejected_by_name() {
 }
 
 #[test]
-fn guest_input_round_trips_through_its_frames() {
-    use program::StatelessInput;
+fn guest_input_round_trips_through_its_items() {
+    use program::{GuestInput, StatelessInput};
     let data = mainnet_block(24171384);
     let input = StatelessInput {
         block: data.block_rlp.clone().into(),
         witness: data.witness.clone(),
         chain: ChainConfig::mainnet(),
     };
-    let encoded = input.to_bytes();
-    let decoded = StatelessInput::from_shared(encoded.clone().into()).unwrap();
-    // Every node, code and header is a view into the buffer, starting on a word.
+    let items = input.to_items();
+    let w = &data.witness;
+    assert_eq!(items.len(), 1 + w.state.len() + w.codes.len());
+    let decoded = GuestInput::from_items(&items).unwrap();
+    // The block and every header are views into the head, starting on a word.
     let base = decoded.block.as_ptr() as usize - 4;
-    let views = decoded.witness.state.iter().chain(&decoded.witness.codes);
-    for view in views.filter(|v| !v.is_empty()) {
+    for view in std::iter::once(&decoded.block).chain(&decoded.headers) {
         assert_eq!((view.as_ptr() as usize - base) % 4, 0);
-        assert!(view.as_ptr() as usize >= base && (view.as_ptr() as usize) < base + encoded.len());
+        assert!(view.as_ptr() as usize >= base && (view.as_ptr() as usize) < base + items[0].len());
     }
     assert_eq!(decoded.block, input.block);
-    assert_eq!(decoded.witness, input.witness);
+    assert_eq!(decoded.headers, w.headers);
     assert_eq!(decoded.validate().unwrap(), input.validate().unwrap());
-    let w = &data.witness;
-    let payload: usize = data.block_rlp.len()
-        + w.state
-            .iter()
-            .chain(&w.codes)
-            .chain(&w.headers)
-            .map(|b| b.len())
-            .sum::<usize>();
+    let head_payload: usize =
+        data.block_rlp.len() + w.headers.iter().map(|b| b.len()).sum::<usize>();
     println!(
-        "guest input: {} bytes, {} of them framing and padding",
-        encoded.len(),
-        encoded.len() - payload
+        "guest input: a {}-byte head ({} of them framing, padding and the chain config), then {} items",
+        items[0].len(),
+        items[0].len() - head_payload,
+        items.len() - 1
     );
 }
 

@@ -232,7 +232,7 @@ fn the_guest_commits_to_the_chain_config_it_ran_under() {
     let vm = Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
     let reveal = |run: &host::native::NativeRun| {
         PublicValues::from_bytes(
-            &vm.execute(&run.guest_input())
+            &vm.execute_items(&host::vm::slices(&run.guest_input()))
                 .unwrap_or_else(|e| panic!("{e}")),
         )
         .unwrap()

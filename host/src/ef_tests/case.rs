@@ -265,9 +265,8 @@ fn apply_block(
         .map_err(ValidationError::BlockRlp)?
         .parent_hash;
     let witness = world.witness(parent);
-    let store = witness.node_store();
-    let codes = witness.code_store();
-    let result = program::validate_block_over(rlp, &witness, &store, &codes, chain);
+    let store = witness.store();
+    let result = program::validate_block_over(rlp, &witness.headers, &store, chain);
     observe(Validated {
         block: rlp,
         witness: &witness,

@@ -121,8 +121,11 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
                 witness: block.witness.clone(),
                 chain: block.chain.clone(),
             }
-            .to_bytes();
-            match (block.result, vm.execute(&bytes).as_deref()) {
+            .to_items();
+            match (
+                block.result,
+                vm.execute_items(&crate::vm::slices(&bytes)).as_deref(),
+            ) {
                 (Ok(native), Ok(public)) => {
                     let expected = PublicValues::new(native, block.chain);
                     if PublicValues::from_bytes(public) == Some(expected) {

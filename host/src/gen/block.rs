@@ -223,10 +223,9 @@ fn seal(
     let witness = &devnet.witness;
     let senders = recover_senders(&block.body.transactions).map_err(invalid)?;
     let (_, block_hashes) = decode_ancestors(&witness.headers).map_err(invalid)?;
-    let store = witness.node_store();
-    let codes = witness.code_store();
+    let store = witness.store();
     let state = open_pre_state(&store, parent.state_root).map_err(|e| invalid(e.into()))?;
-    let mut db = WitnessDb::new(state, &codes, block_hashes);
+    let mut db = WitnessDb::new(state, &store, block_hashes);
     let (result, bundle) = execute(&block, &senders, chain, &mut db).map_err(invalid)?;
     apply_bundle(&mut db.state, &bundle).map_err(|e| invalid(ValidationError::StateUpdate(e)))?;
     let header = &mut block.header;

@@ -161,7 +161,7 @@ pub fn census(
     let mut bounds = segments.iter().copied();
     let mut left = bounds.next().unwrap_or(total);
     let mut ranges = Vec::new();
-    vm.trace_states(&[&input], total, 1, |state, _| {
+    vm.trace_states(&crate::vm::slices(&input), total, 1, |state, _| {
         if left == 0 {
             result.push(std::mem::take(&mut current));
             seen.clear();

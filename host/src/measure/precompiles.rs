@@ -62,7 +62,11 @@ pub fn run_precompile_census(
     let vm = Vm::new(spec.build()?, spec.public_values())?;
     let input = run.guest_input();
     let measure = |twice: u8| -> Result<([u32; OPS], u64), VmRunError> {
-        let (public, metering) = vm.metered_items(&[&input, &[twice]])?;
+        // The operation to compute twice is read with the head, before any witness item.
+        let twice = [twice];
+        let mut items = vec![input[0].as_slice(), &twice];
+        items.extend(input[1..].iter().map(Vec::as_slice));
+        let (public, metering) = vm.metered_items(&items)?;
         check_public(&public, run)?;
         let calls = decode_calls(&public).ok_or(VmRunError::CensusMissing {
             got: public.len(),

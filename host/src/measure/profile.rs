@@ -140,7 +140,7 @@ pub fn profile(
     // The open frames, innermost last, each `(frame, function)`.
     let mut stack: Vec<(usize, usize)> = Vec::new();
     let input = run.guest_input();
-    vm.trace_pcs(&[&input], instructions, every, |pc, n| {
+    vm.trace_pcs(&crate::vm::slices(&input), instructions, every, |pc, n| {
         let function = symbols.at(pc).unwrap_or(unknown);
         let top = stack.last().map(|&(_, f)| f);
         if top != Some(function) {

@@ -56,9 +56,11 @@ pub fn run_block(
     extra: &[&[u8]],
 ) -> Result<BlockRun, VmRunError> {
     let vm = Vm::new(spec.build()?, spec.public_values())?;
+    // The extra inputs are read with the head, before any witness item.
     let input = run.guest_input();
-    let mut items = vec![input.as_slice()];
+    let mut items = vec![input[0].as_slice()];
     items.extend_from_slice(extra);
+    items.extend(input[1..].iter().map(Vec::as_slice));
     let (result, elapsed) = timed(|| {
         if metered {
             vm.metered_items(&items).map(|(p, m)| (p, Some(m)))

@@ -74,11 +74,7 @@ impl Vm {
         })
     }
 
-    pub(crate) fn stdin(input: &[u8]) -> StdIn {
-        Self::stdin_items(&[input])
-    }
-
-    fn stdin_items(items: &[&[u8]]) -> StdIn {
+    pub(crate) fn stdin_items(items: &[&[u8]]) -> StdIn {
         let mut stdin = StdIn::default();
         for item in items {
             stdin.write_bytes(item);
@@ -100,6 +96,11 @@ impl Vm {
         public.truncate(self.public_values);
         Ok(public)
     }
+}
+
+/// Input items as the VM's item lists take them.
+pub fn slices(items: &[Vec<u8>]) -> Vec<&[u8]> {
+    items.iter().map(Vec::as_slice).collect()
 }
 
 /// Wall time and the throughput it implies.

@@ -1,6 +1,6 @@
 //! A sparse Merkle-Patricia trie over witness nodes.
 //!
-//! A [`Trie`] is opened at a root hash over a [`NodeStore`]. Nodes are decoded from the store
+//! A [`Trie`] is opened at a root hash over a [`WitnessStore`]. Nodes are decoded from the store
 //! only when an operation walks through them (a child not yet needed stays a hash reference),
 //! and kept in an arena; values and child hashes borrow the witness bytes. Each node caches its
 //! RLP reference (its hash, or its encoding when under 32 bytes); a write clears the cache along
@@ -29,7 +29,7 @@ use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 use crate::error::{NibblePath, TrieError};
 pub use node::{ChildRef, RawNode};
 pub use state::StateTrie;
-pub use store::{ByHash, NodeStore};
+pub use store::WitnessStore;
 pub use walk::{walk_leaves, WalkStats};
 
 type NodeId = u32;
@@ -61,7 +61,7 @@ struct Node<'s> {
 /// A sparse Merkle-Patricia trie opened at a root over witness nodes.
 #[derive(Debug, Clone)]
 pub struct Trie<'s> {
-    store: Option<&'s NodeStore<'s>>,
+    store: Option<&'s WitnessStore>,
     nodes: Vec<Node<'s>>,
     root: Child<'s>,
 }
@@ -78,7 +78,7 @@ impl<'s> Trie<'s> {
 
     /// Opens the trie whose root hash is `root`. The root node must be in `store` (unless
     /// `root` is the empty trie's root) and is decoded now; its children when first reached.
-    pub fn open(store: &'s NodeStore<'s>, root: B256) -> Result<Self, TrieError> {
+    pub fn open(store: &'s WitnessStore, root: B256) -> Result<Self, TrieError> {
         Self::open_with_capacity(store, root, 0)
     }
 
@@ -86,7 +86,7 @@ impl<'s> Trie<'s> {
     /// the whole arena (the guest's bump allocator cannot extend in place) and touches its
     /// pages again, which a prover pays for; room reserved but never used costs nothing.
     pub fn open_with_capacity(
-        store: &'s NodeStore<'s>,
+        store: &'s WitnessStore,
         root: B256,
         capacity: usize,
     ) -> Result<Self, TrieError> {
@@ -98,7 +98,7 @@ impl<'s> Trie<'s> {
         if root != EMPTY_ROOT_HASH {
             // Decoded now: the store hands out nodes, not references to its hashes.
             let path = || NibblePath(Nibbles::new());
-            let bytes = store.get(&root).copied().ok_or(TrieError::MissingNode {
+            let bytes = store.get(&root).ok_or(TrieError::MissingNode {
                 hash: root,
                 path: path(),
             })?;
@@ -208,14 +208,13 @@ impl<'s> Trie<'s> {
             Child::Node(id) => Ok(Some(id)),
             Child::Hash(hash) => {
                 let path = || NibblePath(key.slice(..depth));
-                let bytes = self
-                    .store
-                    .and_then(|s| s.get(hash))
-                    .copied()
-                    .ok_or_else(|| TrieError::MissingNode {
-                        hash: *hash,
-                        path: path(),
-                    })?;
+                let bytes =
+                    self.store
+                        .and_then(|s| s.get(hash))
+                        .ok_or_else(|| TrieError::MissingNode {
+                            hash: *hash,
+                            path: path(),
+                        })?;
                 let malformed = |source| TrieError::MalformedNode {
                     hash: *hash,
                     path: path(),

@@ -11,7 +11,7 @@ use alloy_primitives::{map::B256Map, Address, B256, U256};
 use alloy_rlp::{Decodable, Encodable};
 use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH};
 
-use super::{NodeStore, Trie};
+use super::{Trie, WitnessStore};
 use crate::error::TrieError;
 use crate::keccak256;
 
@@ -21,7 +21,7 @@ const STORAGE_CAPACITY: usize = 32;
 /// The account trie and the storage tries reached through it.
 #[derive(Debug, Clone)]
 pub struct StateTrie<'s> {
-    store: &'s NodeStore<'s>,
+    store: &'s WitnessStore,
     accounts: Trie<'s>,
     /// Storage tries opened so far, by hashed address, with whether they changed.
     storage: B256Map<(Trie<'s>, bool)>,
@@ -32,7 +32,7 @@ pub struct StateTrie<'s> {
 
 impl<'s> StateTrie<'s> {
     /// Opens the state at `root`; the root node must be in `store`.
-    pub fn open(store: &'s NodeStore<'s>, root: B256) -> Result<Self, TrieError> {
+    pub fn open(store: &'s WitnessStore, root: B256) -> Result<Self, TrieError> {
         Ok(Self {
             store,
             // Every decoded node is a witness node, plus the few a write adds.

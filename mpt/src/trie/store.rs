@@ -1,48 +1,75 @@
-//! Witness items by hash, hashed only when asked for.
+//! The witness's byte strings (trie nodes and bytecodes) by hash, hashed only when asked for.
 //!
-//! A witness is an unordered list of byte strings (trie nodes, bytecodes) that the verifier
-//! accepts only by their keccak: a node is the preimage of a hash some trusted node or header
+//! A witness is an unordered list of byte strings that the verifier accepts only by their
+//! keccak: a node or a code is the preimage of a hash some trusted node, account or header
 //! holds. Hashing them all up front, as a map from hash to item needs, costs a keccak-f per
 //! 136 bytes of items the block may never reach, and reads the whole witness in the first
-//! segments of a proof, where the prover pays for every memory page touched (again in the later
-//! segment that decodes the item).
+//! segments of a proof, where the prover pays for every memory page touched (and again in the
+//! later segment that decodes the item).
 //!
-//! So a [`ByHash`] hashes on demand, in witness order: a lookup that misses hashes the next
-//! items until one matches (or none is left, the only way to learn an item is absent). An item
-//! is still only ever returned as the preimage of the hash asked for, so this is exactly as
-//! sound as hashing everything first; the order only decides the cost. The host writes the
-//! witness in the order the native run first asked for each item ([`ByHash::first_uses`], with
-//! the `order` feature), so in the guest almost every miss hashes exactly the item it needs,
-//! in the segment that uses it, and items the block never reaches are never hashed.
+//! So a [`WitnessStore`] hashes on demand, in witness order: a lookup that misses pulls and
+//! hashes the next items until one matches (or none is left, the only way to learn an item is
+//! absent). Items come from a source that can itself be lazy: in the guest, each is read from
+//! the input stream only when pulled, so its memory is first written in the segment that uses
+//! it. An item is still only ever returned as the preimage of the hash asked for, so this is
+//! exactly as sound as hashing everything first; the order decides the cost alone. The host
+//! writes the witness in the order its native run first asked for each item
+//! ([`WitnessStore::first_uses`], with the `order` feature), so almost every miss pulls exactly
+//! the item it needs, and items the block never reaches are never read or hashed.
+//!
+//! Trie nodes and bytecodes share one store: a lookup by hash cannot mistake one for the other
+//! (equal hashes are equal bytes), and one stream keeps both in the order they are used.
 //!
 //! The index is small because every segment that hashes or looks up an item touches random
 //! pages of it: a map from the hash's first four bytes to the item's position (8-byte
-//! entries), the full hashes in a vector in hashing order (which is the order of use, so
-//! nearby), and a chain through the items whose prefixes collide. A lookup compares the full
-//! hash, so colliding prefixes, even chosen ones, cost only time.
+//! entries), the full hashes in a vector in pull order (the order of use, so nearby), and a
+//! chain through the items whose prefixes collide. A lookup compares the full hash, so
+//! colliding prefixes, even chosen ones, cost only time.
 
+use alloc::boxed::Box;
 use alloc::vec::Vec;
-use core::cell::{Cell, RefCell};
+use core::cell::RefCell;
 
-use alloy_primitives::{map::HashMap, B256};
+use alloy_primitives::{map::HashMap, Bytes, B256};
 
 use crate::keccak256;
 
-/// Items (byte strings) by their keccak, hashed lazily in the given order.
-#[derive(Debug, Clone, Default)]
-pub struct ByHash<T> {
-    items: Vec<T>,
-    /// `items[..hashed]` are hashed: in `hashes`, `chain` and `index`.
-    hashed: Cell<usize>,
-    /// The hash of each item hashed so far, by position.
+/// Where a store's items come from, in witness order.
+pub type Source = Box<dyn Iterator<Item = Bytes>>;
+
+/// Witness byte strings by their keccak, pulled and hashed lazily in the source's order.
+pub struct WitnessStore {
+    /// Items pulled (and hashed) so far. Only ever appended to.
+    items: RefCell<Vec<Bytes>>,
+    /// The items not pulled yet.
+    source: RefCell<Source>,
+    /// How many items the source holds in all.
+    len: usize,
+    /// The hash of each item pulled, by position.
     hashes: RefCell<Vec<B256>>,
-    /// Per item hashed so far, the previous item whose hash has the same prefix (`NONE`: none).
+    /// Per item pulled, the previous item whose hash has the same prefix (`NONE`: none).
     chain: RefCell<Vec<u32>>,
-    /// Hash prefix to the last item hashed with that prefix.
+    /// Hash prefix to the last item pulled with that prefix.
     index: RefCell<HashMap<u32, u32>>,
-    /// Indices returned by lookups, in order (repeats included).
+    /// Positions returned by lookups, in order (repeats included).
     #[cfg(feature = "order")]
     uses: RefCell<Vec<u32>>,
+}
+
+impl core::fmt::Debug for WitnessStore {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("WitnessStore")
+            .field("len", &self.len)
+            .field("pulled", &self.items.borrow().len())
+            .finish()
+    }
+}
+
+impl Default for WitnessStore {
+    /// A store with no item.
+    fn default() -> Self {
+        Self::new(Vec::<Bytes>::new())
+    }
 }
 
 /// No item.
@@ -53,39 +80,66 @@ fn prefix(hash: &B256) -> u32 {
     u32::from_le_bytes([hash[0], hash[1], hash[2], hash[3]])
 }
 
-/// The witness's trie nodes (RLP byte strings), borrowing the input bytes.
-pub type NodeStore<'a> = ByHash<&'a [u8]>;
+impl WitnessStore {
+    /// A store of `items`, in this order, none hashed yet.
+    pub fn new<I, B>(items: I) -> Self
+    where
+        I: IntoIterator<Item = B>,
+        B: Into<Bytes>,
+    {
+        let items: Vec<Bytes> = items.into_iter().map(Into::into).collect();
+        let len = items.len();
+        Self::streaming(len, Box::new(items.into_iter()))
+    }
 
-impl<T: AsRef<[u8]>> ByHash<T> {
-    /// Keeps `items` in this order, hashing none yet.
-    pub fn new<I: IntoIterator<Item = T>>(items: I) -> Self {
-        let items: Vec<T> = items.into_iter().collect();
-        // Room for every item up front: growing would copy the table and touch it again.
-        let n = items.len();
-        let index = HashMap::with_capacity_and_hasher(n, Default::default());
+    /// A store of the `len` items `source` yields, pulled only when a lookup needs them.
+    pub fn streaming(len: usize, source: Source) -> Self {
+        // Room for every item up front: growing would copy the tables and touch them again.
         Self {
-            items,
-            hashed: Cell::new(0),
-            hashes: RefCell::new(Vec::with_capacity(n)),
-            chain: RefCell::new(Vec::with_capacity(n)),
-            index: RefCell::new(index),
+            items: RefCell::new(Vec::with_capacity(len)),
+            source: RefCell::new(source),
+            len,
+            hashes: RefCell::new(Vec::with_capacity(len)),
+            chain: RefCell::new(Vec::with_capacity(len)),
+            index: RefCell::new(HashMap::with_capacity_and_hasher(len, Default::default())),
             #[cfg(feature = "order")]
             uses: RefCell::new(Vec::new()),
         }
     }
 
-    /// The item whose keccak is `hash`.
-    pub fn get(&self, hash: &B256) -> Option<&T> {
+    /// The item whose keccak is `hash`, as a view into the store.
+    pub fn get(&self, hash: &B256) -> Option<&[u8]> {
+        let at = self.position(hash)?;
+        let items = self.items.borrow();
+        let item = &items[at as usize];
+        // SAFETY: `Bytes` keeps its bytes at a fixed address however the handle moves, and an
+        // item is never removed or replaced once pulled (`items` is only appended to), so its
+        // bytes live, unchanged, as long as the store, which `&self` borrows.
+        Some(unsafe { core::slice::from_raw_parts(item.as_ptr(), item.len()) })
+    }
+
+    /// The item whose keccak is `hash`, as a shared handle (no copy).
+    pub fn bytes(&self, hash: &B256) -> Option<Bytes> {
+        let at = self.position(hash)?;
+        Some(self.items.borrow()[at as usize].clone())
+    }
+
+    /// Whether an item hashes to `hash`.
+    pub fn contains(&self, hash: &B256) -> bool {
+        self.position(hash).is_some()
+    }
+
+    fn position(&self, hash: &B256) -> Option<u32> {
         let at = match self.find(hash) {
             Some(at) => at,
-            None => self.hash_until(Some(hash))?,
+            None => self.pull_until(Some(hash))?,
         };
         #[cfg(feature = "order")]
         self.uses.borrow_mut().push(at);
-        Some(&self.items[at as usize])
+        Some(at)
     }
 
-    /// The position of a hashed item whose hash is `hash`.
+    /// The position of a pulled item whose hash is `hash`.
     fn find(&self, hash: &B256) -> Option<u32> {
         let mut at = *self.index.borrow().get(&prefix(hash))?;
         let (hashes, chain) = (self.hashes.borrow(), self.chain.borrow());
@@ -98,64 +152,61 @@ impl<T: AsRef<[u8]>> ByHash<T> {
         None
     }
 
-    /// Hashes the next items until one hashes to `hash` (all of them when `None`); `None` once
-    /// all are hashed.
-    fn hash_until(&self, hash: Option<&B256>) -> Option<u32> {
-        let mut index = self.index.borrow_mut();
+    /// Pulls and hashes items until one hashes to `hash` (all of them when `None`); `None` once
+    /// the source is exhausted.
+    fn pull_until(&self, hash: Option<&B256>) -> Option<u32> {
+        let mut source = self.source.borrow_mut();
+        let mut items = self.items.borrow_mut();
         let (mut hashes, mut chain) = (self.hashes.borrow_mut(), self.chain.borrow_mut());
-        let mut next = self.hashed.get();
-        let found = loop {
-            let Some(item) = self.items.get(next) else {
-                break None;
-            };
-            let at = next as u32;
-            let key = keccak256(item.as_ref());
-            next += 1;
-            let previous = index.insert(prefix(&key), at).unwrap_or(NONE);
+        let mut index = self.index.borrow_mut();
+        loop {
+            let item = source.next()?;
+            let at = items.len() as u32;
+            let key = keccak256(&item);
+            items.push(item);
+            chain.push(index.insert(prefix(&key), at).unwrap_or(NONE));
             hashes.push(key);
-            chain.push(previous);
             if Some(&key) == hash {
-                break Some(at);
+                return Some(at);
             }
-        };
-        self.hashed.set(next);
-        found
+        }
     }
 
-    /// Whether an item hashes to `hash`.
-    pub fn contains(&self, hash: &B256) -> bool {
-        self.get(hash).is_some()
-    }
-
-    /// Number of items given (duplicates included).
+    /// Number of items the source holds (duplicates included).
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.len
     }
 
-    /// Whether no item was given.
+    /// Whether the store holds no item.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.len == 0
     }
 
-    /// Number of distinct items (hashes every item not hashed yet).
+    /// Number of distinct items (pulls and hashes every item not pulled yet).
     pub fn distinct(&self) -> usize {
-        self.hash_until(None);
+        self.pull_until(None);
         let mut hashes = self.hashes.borrow().clone();
         hashes.sort_unstable();
         hashes.dedup();
         hashes.len()
     }
 
-    /// The indices of the items lookups returned, each once, in the order first returned.
+    /// The positions (in the source's order) of the items lookups returned, each once, in the
+    /// order first returned.
     #[cfg(feature = "order")]
     pub fn first_uses(&self) -> Vec<u32> {
-        let mut seen = alloc::vec![false; self.items.len()];
+        let mut seen = alloc::vec![false; self.len];
         self.uses
             .borrow()
             .iter()
             .copied()
             .filter(|&at| !core::mem::replace(&mut seen[at as usize], true))
             .collect()
+    }
+
+    #[cfg(test)]
+    fn pulled(&self) -> usize {
+        self.items.borrow().len()
     }
 }
 
@@ -168,26 +219,44 @@ mod tests {
     }
 
     #[test]
-    fn a_lookup_hashes_only_up_to_the_item_it_needs() {
-        let store = ByHash::new(items());
-        assert_eq!(store.hashed.get(), 0);
-        assert_eq!(store.get(&keccak256(b"one")), Some(&&b"one"[..]));
-        assert_eq!(store.hashed.get(), 2, "zero and one, not two");
-        // A hit hashes nothing more.
-        assert_eq!(store.get(&keccak256(b"zero")), Some(&&b"zero"[..]));
-        assert_eq!(store.hashed.get(), 2);
-        assert_eq!(store.get(&keccak256(b"two")), Some(&&b"two"[..]));
-        assert_eq!(store.hashed.get(), 3);
+    fn a_lookup_pulls_only_up_to_the_item_it_needs() {
+        let store = WitnessStore::new(items());
+        assert_eq!(store.pulled(), 0);
+        assert_eq!(store.get(&keccak256(b"one")), Some(&b"one"[..]));
+        assert_eq!(store.pulled(), 2, "zero and one, not two");
+        // A hit pulls nothing more.
+        assert_eq!(store.get(&keccak256(b"zero")), Some(&b"zero"[..]));
+        assert_eq!(store.pulled(), 2);
+        assert_eq!(
+            store.bytes(&keccak256(b"two")),
+            Some(Bytes::from_static(b"two"))
+        );
+        assert_eq!(store.pulled(), 3);
+    }
+
+    #[test]
+    fn a_streaming_source_is_read_only_as_far_as_lookups_need() {
+        let read = alloc::rc::Rc::new(core::cell::Cell::new(0));
+        let counter = read.clone();
+        let source = items().into_iter().map(move |item| {
+            counter.set(counter.get() + 1);
+            Bytes::from_static(item)
+        });
+        let store = WitnessStore::streaming(4, Box::new(source));
+        assert_eq!(store.get(&keccak256(b"zero")), Some(&b"zero"[..]));
+        assert_eq!(read.get(), 1);
+        assert!(!store.contains(&keccak256(b"three")));
+        assert_eq!(read.get(), 4);
     }
 
     #[test]
     fn only_preimages_are_returned_and_absence_needs_every_item_hashed() {
-        let store = ByHash::new(items());
+        let store = WitnessStore::new(items());
         assert_eq!(store.get(&B256::repeat_byte(7)), None);
-        assert_eq!(store.hashed.get(), 4);
+        assert_eq!(store.pulled(), 4);
         assert!(!store.contains(&keccak256(b"three")));
         for item in items() {
-            assert_eq!(store.get(&keccak256(item)), Some(&item));
+            assert_eq!(store.get(&keccak256(item)), Some(item));
         }
         assert_eq!(store.len(), 4);
         assert_eq!(store.distinct(), 3);
@@ -195,23 +264,23 @@ mod tests {
 
     #[test]
     fn colliding_prefixes_are_told_apart_by_the_full_hash() {
-        let store = ByHash::new(items());
+        let store = WitnessStore::new(items());
         store.get(&B256::ZERO);
         // Forge an index collision: item 2 chained behind item 0 under item 0's prefix.
         let (h0, h2) = (keccak256(b"zero"), keccak256(b"two"));
         store.chain.borrow_mut()[2] = 0;
         store.index.borrow_mut().insert(prefix(&h0), 2);
-        assert_eq!(store.get(&h0), Some(&&b"zero"[..]));
+        assert_eq!(store.get(&h0), Some(&b"zero"[..]));
         let mut fake = h0;
         fake[31] ^= 1;
         assert_eq!(store.get(&fake), None, "a shared prefix is not a match");
-        assert_eq!(store.get(&h2), Some(&&b"two"[..]));
+        assert_eq!(store.get(&h2), Some(&b"two"[..]));
     }
 
     #[cfg(feature = "order")]
     #[test]
     fn first_uses_are_in_the_order_first_asked_for() {
-        let store = ByHash::new(items());
+        let store = WitnessStore::new(items());
         for item in [&b"two"[..], b"zero", b"two", b"one"] {
             store.get(&keccak256(item));
         }

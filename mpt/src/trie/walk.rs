@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 use alloy_primitives::B256;
 use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 
-use super::{join_path, ChildRef, NodeStore, RawNode};
+use super::{join_path, ChildRef, RawNode, WitnessStore};
 use crate::error::{NibblePath, TrieError};
 
 /// What [`walk_leaves`] saw.
@@ -25,7 +25,7 @@ pub struct WalkStats {
 /// Calls `visit(full_key_path, value)` for every leaf reachable from `root` through nodes in
 /// `store`. The root itself must be present; a node that does not decode is an error.
 pub fn walk_leaves<'a>(
-    store: &NodeStore<'a>,
+    store: &'a WitnessStore,
     root: B256,
     mut visit: impl FnMut(&Nibbles, &'a [u8]),
 ) -> Result<WalkStats, TrieError> {
@@ -33,7 +33,7 @@ pub fn walk_leaves<'a>(
     if root == EMPTY_ROOT_HASH {
         return Ok(stats);
     }
-    let bytes = store.get(&root).copied().ok_or(TrieError::MissingNode {
+    let bytes = store.get(&root).ok_or(TrieError::MissingNode {
         hash: root,
         path: NibblePath(Nibbles::new()),
     })?;
@@ -49,7 +49,7 @@ pub fn walk_leaves<'a>(
         let mut follow = |child: ChildRef<'a>, path: Nibbles, stats: &mut WalkStats| match child {
             ChildRef::Empty => {}
             ChildRef::Inline(inline) => stack.push((inline, hash, path)),
-            ChildRef::Hash(h) => match store.get(h).copied() {
+            ChildRef::Hash(h) => match store.get(h) {
                 Some(bytes) => stack.push((bytes, *h, path)),
                 None => stats.unresolved += 1,
             },
