@@ -42,26 +42,24 @@ impl NativeRun {
     /// them in the witness's order.
     pub fn guest_input(&self) -> Vec<Vec<u8>> {
         let witness = &self.data.witness;
-        let items: Vec<Bytes> = witness
-            .state
-            .iter()
-            .chain(&witness.codes)
-            .cloned()
+        let nodes = witness.state.iter().map(|b| (b.clone(), false));
+        let items: Vec<(Bytes, bool)> = nodes
+            .chain(witness.codes.iter().map(|b| (b.clone(), true)))
             .collect();
         let ordered = in_use_order(&items, &self.first_uses);
         program::guest_items(
             &self.data.block_rlp,
             &witness.headers,
             &self.chain,
-            ordered.iter().map(|b| b.as_ref()),
+            ordered.iter().map(|(b, code)| (b.as_ref(), *code)),
         )
     }
 }
 
 /// `items` with those at `first` first, in that order, then the rest in their order.
-fn in_use_order(items: &[Bytes], first: &[u32]) -> Vec<Bytes> {
+fn in_use_order<T: Clone>(items: &[T], first: &[u32]) -> Vec<T> {
     let mut placed = vec![false; items.len()];
-    let mut out: Vec<Bytes> = Vec::with_capacity(items.len());
+    let mut out: Vec<T> = Vec::with_capacity(items.len());
     for &at in first {
         placed[at as usize] = true;
         out.push(items[at as usize].clone());

@@ -66,8 +66,8 @@ impl revm::Database for WitnessDb<'_> {
         if code_hash == KECCAK_EMPTY {
             return Ok(Bytecode::default());
         }
-        match self.codes.bytes(&code_hash) {
-            Some(code) => Ok(Bytecode::new_raw(code)),
+        match self.codes.padded(&code_hash) {
+            Some(code) => Ok(crate::code::bytecode(code)),
             None => self.fail(DbError::MissingCode(code_hash)),
         }
     }

@@ -16,6 +16,8 @@
 //! Every hook is `#[inline(always)]`: the plain build's code is what it would be written
 //! inline in `main`.
 
+use mpt::trie::Item;
+
 use crate::{GuestInput, PublicValues};
 
 /// The first public-value word after [`PublicValues`], where a census build reveals its counts.
@@ -53,9 +55,7 @@ impl Session {
     pub fn read_input(&self) -> GuestInput {
         // Kept as one buffer: the block and the headers are views into it.
         let head = alloy_primitives::Bytes::from(openvm::io::read_vec());
-        let items =
-            core::iter::repeat_with(|| alloy_primitives::Bytes::from(openvm::io::read_vec()));
-        let input = GuestInput::new(head, items).unwrap_or_else(|e| panic!("{e}"));
+        let input = GuestInput::new(head, read_item).unwrap_or_else(|e| panic!("{e}"));
         #[cfg(feature = "crypto-census")]
         {
             use crypto::census::{install, set_twice, Op};
@@ -90,6 +90,38 @@ impl Session {
             for (k, word) in census.iter().chain([heap].iter()).enumerate() {
                 reveal_bytes(CENSUS_WORD + 2 * k, &word.to_le_bytes());
             }
+        }
+    }
+}
+
+/// Reads the next input item with `padding` zero bytes after it, in one allocation: the hint
+/// writes the item's words straight into a buffer with room for the padding (`read_vec` would
+/// size it exactly, and padding it after would copy it).
+fn read_item(padding: usize) -> Item {
+    #[cfg(target_os = "zkvm")]
+    {
+        openvm_rv32im_guest::hint_input();
+        let len = openvm::io::read_u32() as usize;
+        let words = len.div_ceil(4);
+        let mut buffer: alloc::vec::Vec<u8> = alloc::vec::Vec::with_capacity(4 * words + padding);
+        openvm_rv32im_guest::hint_buffer_chunked(buffer.as_mut_ptr(), words);
+        // SAFETY: the hint wrote `words` whole words from the buffer's start, and
+        // `len <= 4 * words <= capacity`.
+        unsafe { buffer.set_len(len) };
+        buffer.resize(len + padding, 0);
+        Item {
+            buffer: buffer.into(),
+            len,
+        }
+    }
+    #[cfg(not(target_os = "zkvm"))]
+    {
+        let mut buffer = openvm::io::read_vec();
+        let len = buffer.len();
+        buffer.resize(len + padding, 0);
+        Item {
+            buffer: buffer.into(),
+            len,
         }
     }
 }

@@ -3,7 +3,8 @@
 //! read only when validation first needs one.
 //!
 //! ```text
-//! head   = frame(block) list(headers) frame(rlp(chain)) u32 items
+//! head   = frame(block) list(headers) frame(rlp(chain)) u32 items frame(codes)
+//! codes  = one bit per item (item k: byte k / 8, bit k % 8), set when the item is a bytecode
 //! list   = u32 count, then count frames
 //! frame  = u32 length, the bytes, zero bytes up to the next multiple of 4
 //! ```
@@ -15,7 +16,8 @@
 //! was paid for again in the later segment that used it. Now an item is read into memory by
 //! the lookup that needs it ([`mpt::WitnessStore`]), in the segment that uses it; the host
 //! sends the items in the order its native run first needed them, so each lookup reads about
-//! one item, and items the block never needs are never read.
+//! one item, and items the block never needs are never read. Each bytecode is read with
+//! [`CODE_PADDING`] zero bytes after it, so that revm runs it where it lies ([`crate::code`]).
 //!
 //! Why frames in the head: the guest keeps the block and the headers as views into the one
 //! buffer it reads, not copies, and every frame starts on a word. The encoding is canonical:
@@ -25,9 +27,11 @@ use alloc::boxed::Box;
 use alloc::vec::Vec;
 use alloy_primitives::Bytes;
 use alloy_rlp::{Decodable, Encodable};
+use mpt::trie::Item;
 use mpt::WitnessStore;
 
 use crate::chain::ChainConfig;
+use crate::code::CODE_PADDING;
 use crate::validate::{validate_block, validate_block_over, BlockOutput};
 use crate::witness::ExecutionWitness;
 use crate::ValidationError;
@@ -58,6 +62,14 @@ pub enum InputError {
     /// Bytes follow the head's last field.
     #[error("{0} trailing bytes after the input's head")]
     TrailingBytes(usize),
+    /// The bytecode bits are not one bit per item, unused bits zero.
+    #[error("malformed input: {bytes} bytes of bytecode bits for {items} witness items")]
+    CodeBits {
+        /// Items the head declares.
+        items: usize,
+        /// Bytes of bits given.
+        bytes: usize,
+    },
     /// Not as many witness items follow the head as it declares.
     #[error("malformed input: the head declares {declared} witness items, {given} follow it")]
     ItemCount {
@@ -144,8 +156,8 @@ pub struct GuestInput {
 }
 
 /// The input items for `block` over `headers`, `chain` and the witness's byte strings `items`
-/// (trie nodes and bytecodes, in the order the guest should read them): the head, then one item
-/// per byte string.
+/// (trie nodes and bytecodes, each with whether it is a bytecode, in the order the guest should
+/// read them): the head, then one item per byte string.
 pub fn guest_items<'a, I>(
     block: &[u8],
     headers: &[Bytes],
@@ -153,8 +165,9 @@ pub fn guest_items<'a, I>(
     items: I,
 ) -> Vec<Vec<u8>>
 where
-    I: ExactSizeIterator<Item = &'a [u8]>,
+    I: ExactSizeIterator<Item = (&'a [u8], bool)>,
 {
+    let mut codes = alloc::vec![0u8; items.len().div_ceil(8)];
     let mut head = Vec::with_capacity(
         4 + block.len()
             + 3
@@ -170,8 +183,13 @@ where
     put_frame(&mut head, &alloy_rlp::encode(chain));
     head.extend_from_slice(&(items.len() as u32).to_le_bytes());
     let mut out = Vec::with_capacity(1 + items.len());
-    out.push(head);
-    out.extend(items.map(<[u8]>::to_vec));
+    out.push(Vec::new());
+    for (k, (item, code)) in items.enumerate() {
+        codes[k / 8] |= u8::from(code) << (k % 8);
+        out.push(item.to_vec());
+    }
+    put_frame(&mut head, &codes);
+    out[0] = head;
     out
 }
 
@@ -179,7 +197,8 @@ impl StatelessInput {
     /// The guest's input items, the witness's nodes and then its codes in their order.
     pub fn to_items(&self) -> Vec<Vec<u8>> {
         let w = &self.witness;
-        let items = w.state.iter().chain(&w.codes).map(|b| b.as_ref());
+        let nodes = w.state.iter().map(|b| (b.as_ref(), false));
+        let items = nodes.chain(w.codes.iter().map(|b| (b.as_ref(), true)));
         guest_items(
             &self.block,
             &w.headers,
@@ -213,11 +232,12 @@ impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
 
 impl GuestInput {
     /// Decodes the `head` (its block and headers stay views into it); the witness's items come
-    /// from `items`, read only as lookups need them, at most as many as the head declares.
-    /// Trailing bytes after the head are refused, not ignored.
+    /// from `read(padding)`, which reads the next item with `padding` zero bytes after it, only
+    /// as lookups need them, at most as many as the head declares. Trailing bytes after the head
+    /// are refused, not ignored.
     pub fn new(
         head: Bytes,
-        items: impl Iterator<Item = Bytes> + 'static,
+        mut read: impl FnMut(usize) -> Item + 'static,
     ) -> Result<Self, InputError> {
         let mut reader = Reader {
             whole: &head,
@@ -232,6 +252,17 @@ impl GuestInput {
             return Err(InputError::Rlp(alloy_rlp::Error::UnexpectedLength));
         }
         let count = reader.word("witness item count")?;
+        let codes = reader.frame("bytecode bits")?;
+        if codes.len() != count.div_ceil(8)
+            || codes
+                .last()
+                .is_some_and(|&b| count % 8 != 0 && b >> (count % 8) != 0)
+        {
+            return Err(InputError::CodeBits {
+                items: count,
+                bytes: codes.len(),
+            });
+        }
         if reader.at != head.len() {
             return Err(InputError::TrailingBytes(head.len() - reader.at));
         }
@@ -239,7 +270,13 @@ impl GuestInput {
             block,
             headers,
             chain,
-            store: WitnessStore::streaming(count, Box::new(items.take(count))),
+            store: WitnessStore::streaming(
+                count,
+                Box::new((0..count).map(move |k| {
+                    let code = codes[k / 8] >> (k % 8) & 1 == 1;
+                    read(if code { CODE_PADDING } else { 0 })
+                })),
+            ),
         })
     }
 
@@ -247,13 +284,16 @@ impl GuestInput {
     /// the head declares must follow it.
     pub fn from_items(items: &[Vec<u8>]) -> Result<Self, InputError> {
         let (head, rest) = items.split_first().ok_or(InputError::Truncated("head"))?;
-        let input = Self::new(
-            Bytes::copy_from_slice(head),
-            rest.iter()
-                .map(|item| Bytes::copy_from_slice(item))
-                .collect::<Vec<_>>()
-                .into_iter(),
-        )?;
+        let mut items = rest.to_vec().into_iter();
+        let input = Self::new(Bytes::copy_from_slice(head), move |padding| {
+            let mut buffer = items.next().unwrap_or_default();
+            let len = buffer.len();
+            buffer.resize(len + padding, 0);
+            Item {
+                buffer: buffer.into(),
+                len,
+            }
+        })?;
         if input.store.len() != rest.len() {
             return Err(InputError::ItemCount {
                 declared: input.store.len(),
@@ -304,6 +344,17 @@ mod tests {
                 0
             );
         }
+        // Bytecodes, and only they, are read with their zero padding.
+        let code = decoded
+            .store
+            .padded(&mpt::keccak256(&input.witness.codes[0]))
+            .unwrap();
+        assert_eq!((code.len, code.buffer.len()), (2, 2 + CODE_PADDING));
+        let node = decoded
+            .store
+            .padded(&mpt::keccak256(&input.witness.state[0]))
+            .unwrap();
+        assert_eq!((node.len, node.buffer.len()), (5, 5));
         // Nodes and codes alike, each found by its hash.
         assert_eq!(decoded.store.len(), 3);
         for item in input.witness.state.iter().chain(&input.witness.codes) {
@@ -337,6 +388,15 @@ mod tests {
         assert_eq!(
             with_head(&counted),
             Err(InputError::Truncated("witness headers"))
+        );
+        // The bytecode bits: one byte for three items, the bits past the third clear.
+        let bits_at = head.len() - 4;
+        assert_eq!(head[bits_at], 0b100);
+        let mut stray = head.clone();
+        stray[bits_at] |= 0b1000;
+        assert_eq!(
+            with_head(&stray),
+            Err(InputError::CodeBits { items: 3, bytes: 1 })
         );
         let mut trailing = head.clone();
         trailing.extend_from_slice(&[0; 4]);

@@ -20,6 +20,7 @@ extern crate alloc;
 
 pub mod body;
 pub mod chain;
+pub mod code;
 pub mod db;
 pub mod error;
 pub mod evm;

@@ -71,9 +71,9 @@ fn witness_holds_the_pre_state_root() {
         let data = mainnet_block(number);
         let store = data.witness.store();
         assert_eq!(
-            store.len(),
-            data.witness.state.len(),
-            "block {number}: duplicate nodes"
+            store.distinct(),
+            data.witness.state.len() + data.witness.codes.len(),
+            "block {number}: duplicate nodes or codes"
         );
         let root = pre_state_root(&data);
         assert!(

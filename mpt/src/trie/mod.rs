@@ -29,7 +29,7 @@ use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 use crate::error::{NibblePath, TrieError};
 pub use node::{ChildRef, RawNode};
 pub use state::StateTrie;
-pub use store::WitnessStore;
+pub use store::{Item, WitnessStore};
 pub use walk::{walk_leaves, WalkStats};
 
 type NodeId = u32;

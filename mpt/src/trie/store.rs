@@ -35,12 +35,33 @@ use alloy_primitives::{map::HashMap, Bytes, B256};
 use crate::keccak256;
 
 /// Where a store's items come from, in witness order.
-pub type Source = Box<dyn Iterator<Item = Bytes>>;
+pub type Source = Box<dyn Iterator<Item = Item>>;
+
+/// One witness byte string as read: `buffer[..len]`. A buffer may go on past the item: the
+/// guest reads each bytecode with zero padding after it, which is what revm's jump analysis
+/// would otherwise copy the code to get ([`WitnessStore::padded`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// The item, and whatever follows it.
+    pub buffer: Bytes,
+    /// The item's length.
+    pub len: usize,
+}
+
+impl<B: Into<Bytes>> From<B> for Item {
+    fn from(bytes: B) -> Self {
+        let buffer = bytes.into();
+        Self {
+            len: buffer.len(),
+            buffer,
+        }
+    }
+}
 
 /// Witness byte strings by their keccak, pulled and hashed lazily in the source's order.
 pub struct WitnessStore {
     /// Items pulled (and hashed) so far. Only ever appended to.
-    items: RefCell<Vec<Bytes>>,
+    items: RefCell<Vec<Item>>,
     /// The items not pulled yet.
     source: RefCell<Source>,
     /// How many items the source holds in all.
@@ -85,9 +106,9 @@ impl WitnessStore {
     pub fn new<I, B>(items: I) -> Self
     where
         I: IntoIterator<Item = B>,
-        B: Into<Bytes>,
+        B: Into<Item>,
     {
-        let items: Vec<Bytes> = items.into_iter().map(Into::into).collect();
+        let items: Vec<Item> = items.into_iter().map(Into::into).collect();
         let len = items.len();
         Self::streaming(len, Box::new(items.into_iter()))
     }
@@ -114,12 +135,20 @@ impl WitnessStore {
         let item = &items[at as usize];
         // SAFETY: `Bytes` keeps its bytes at a fixed address however the handle moves, and an
         // item is never removed or replaced once pulled (`items` is only appended to), so its
-        // bytes live, unchanged, as long as the store, which `&self` borrows.
-        Some(unsafe { core::slice::from_raw_parts(item.as_ptr(), item.len()) })
+        // bytes live, unchanged, as long as the store, which `&self` borrows; `len` is within
+        // the buffer (checked when pulled).
+        Some(unsafe { core::slice::from_raw_parts(item.buffer.as_ptr(), item.len) })
     }
 
     /// The item whose keccak is `hash`, as a shared handle (no copy).
     pub fn bytes(&self, hash: &B256) -> Option<Bytes> {
+        let at = self.position(hash)?;
+        let item = &self.items.borrow()[at as usize];
+        Some(item.buffer.slice(..item.len))
+    }
+
+    /// The item whose keccak is `hash` with whatever its buffer holds after it.
+    pub fn padded(&self, hash: &B256) -> Option<Item> {
         let at = self.position(hash)?;
         Some(self.items.borrow()[at as usize].clone())
     }
@@ -160,9 +189,10 @@ impl WitnessStore {
         let (mut hashes, mut chain) = (self.hashes.borrow_mut(), self.chain.borrow_mut());
         let mut index = self.index.borrow_mut();
         loop {
-            let item = source.next()?;
+            let mut item = source.next()?;
+            item.len = item.len.min(item.buffer.len());
             let at = items.len() as u32;
-            let key = keccak256(&item);
+            let key = keccak256(&item.buffer[..item.len]);
             items.push(item);
             chain.push(index.insert(prefix(&key), at).unwrap_or(NONE));
             hashes.push(key);
@@ -235,12 +265,28 @@ mod tests {
     }
 
     #[test]
+    fn an_item_is_hashed_without_its_padding_which_stays_reachable() {
+        let padded = Item {
+            buffer: Bytes::from_static(b"code\0\0\0\0"),
+            len: 4,
+        };
+        let store = WitnessStore::new([padded.clone()]);
+        assert_eq!(store.get(&keccak256(b"code")), Some(&b"code"[..]));
+        assert_eq!(
+            store.bytes(&keccak256(b"code")),
+            Some(Bytes::from_static(b"code"))
+        );
+        assert_eq!(store.padded(&keccak256(b"code")), Some(padded));
+        assert_eq!(store.get(&keccak256(b"code\0\0\0\0")), None);
+    }
+
+    #[test]
     fn a_streaming_source_is_read_only_as_far_as_lookups_need() {
         let read = alloc::rc::Rc::new(core::cell::Cell::new(0));
         let counter = read.clone();
         let source = items().into_iter().map(move |item| {
             counter.set(counter.get() + 1);
-            Bytes::from_static(item)
+            Item::from(item)
         });
         let store = WitnessStore::streaming(4, Box::new(source));
         assert_eq!(store.get(&keccak256(b"zero")), Some(&b"zero"[..]));

@@ -1,0 +1,155 @@
+//! A witness bytecode as revm executes it, without copying it.
+//!
+//! revm's `Bytecode::new_raw` analyses a legacy code's jump destinations and copies the code
+//! into a new buffer with zero padding after it, so that reading a `PUSH`'s immediate or the
+//! next opcode past the end reads zeros (`STOP`). In the guest that copy is a second
+//! megabyte-scale stretch of memory (every code a block runs), which the prover pays for page by
+//! page, and `memcpy` instructions. The guest reads each bytecode with [`CODE_PADDING`] zero
+//! bytes after it already ([`crate::input`]), so here only the jump table is built, by the same
+//! scan as revm's `analyze_legacy` (which revm does not export), and revm runs the code where
+//! it lies. Anything else (no padding, as on the host; EIP-7702 delegations) goes through
+//! `new_raw` as before. `tests/tests/code.rs` checks both paths give revm's bytecode exactly.
+
+use mpt::trie::Item;
+use revm::bytecode::bitvec::{bitvec, order::Lsb0, vec::BitVec};
+use revm::bytecode::eip7702::EIP7702_MAGIC_BYTES;
+use revm::bytecode::{opcode, Bytecode, JumpTable};
+
+/// Zero bytes the guest reads after each bytecode: at least revm's largest padding (a trailing
+/// `PUSH32` with no immediate: 32 bytes, then a `STOP`), rounded up to a word.
+pub const CODE_PADDING: usize = 36;
+
+/// The bytecode `item` holds, as revm would make it from `item.buffer[..item.len]`.
+pub fn bytecode(item: Item) -> Bytecode {
+    let Item { buffer, len } = item;
+    let code = &buffer[..len];
+    let padded = buffer
+        .get(len..len + CODE_PADDING)
+        .is_some_and(|pad| pad.iter().all(|&b| b == 0));
+    if !padded || code.is_empty() || code.starts_with(&EIP7702_MAGIC_BYTES) {
+        return Bytecode::new_raw(buffer.slice(..len));
+    }
+    let (jumps, padding) = analyze(code);
+    // SAFETY: `buffer[len..len + padding]` exists and is zero (checked above:
+    // `padding <= CODE_PADDING`), which is exactly the padding `analyze_legacy` would append,
+    // so execution reads within the buffer, and reads the same bytes, as with revm's copy.
+    unsafe { Bytecode::new_analyzed(buffer.slice(..len + padding), len, JumpTable::new(jumps)) }
+}
+
+/// revm's `analyze_legacy` scan: the `JUMPDEST`s outside `PUSH` immediates, and how many zero
+/// bytes must follow the code (a trailing `PUSH`'s missing immediate, then a `STOP` unless the
+/// code ends with one; one more after a trailing `DUPN` / `SWAPN` / `EXCHANGE`).
+// Not inlined: inside revm's code loader, its loop spills registers (measured: +27% instructions).
+#[inline(never)]
+fn analyze(code: &[u8]) -> (BitVec<u8>, usize) {
+    let mut jumps: BitVec<u8> = bitvec![u8, Lsb0; 0; code.len()];
+    let range = code.as_ptr_range();
+    let (start, end) = (range.start, range.end);
+    let (mut at, mut prev, mut last) = (start, 0u8, 0u8);
+    // A pointer walk, as revm's: indexing costs the guest more instructions per opcode.
+    while at < end {
+        prev = last;
+        // SAFETY: `start <= at < end`, inside `code`.
+        last = unsafe { *at };
+        if last == opcode::JUMPDEST {
+            // SAFETY: `jumps` has `code.len()` bits and `at` is within `code`.
+            unsafe { jumps.set_unchecked(at.offset_from_unsigned(start), true) };
+            // SAFETY: `at < end`, so one past it is at most `end`.
+            at = unsafe { at.add(1) };
+        } else {
+            let push = last.wrapping_sub(opcode::PUSH1);
+            if push < 32 {
+                // A trailing `PUSH` steps past `end`: `wrapping_add` keeps that defined, and
+                // the loop condition stops before any read.
+                at = at.wrapping_add(push as usize + 2);
+            } else {
+                // SAFETY: `at < end`, so one past it is at most `end`.
+                at = unsafe { at.add(1) };
+            }
+        }
+    }
+    let overflow = at as usize - end as usize;
+    let immediates = |op: u8| usize::from(op.wrapping_sub(opcode::DUPN) < 3);
+    let tail = if last == opcode::STOP {
+        immediates(prev)
+    } else {
+        1 + immediates(last)
+    };
+    (jumps, overflow + tail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_primitives::Bytes;
+
+    fn padded(code: &[u8]) -> Item {
+        let mut buffer = code.to_vec();
+        buffer.resize(code.len() + CODE_PADDING, 0);
+        Item {
+            buffer: Bytes::from(buffer),
+            len: code.len(),
+        }
+    }
+
+    fn same_as_revm(code: &[u8]) {
+        let ours = bytecode(padded(code));
+        let revm = Bytecode::new_raw(Bytes::copy_from_slice(code));
+        assert_eq!(ours.bytes_slice(), revm.bytes_slice(), "{code:02x?}");
+        assert_eq!(ours.len(), revm.len());
+        assert_eq!(ours.legacy_jump_table(), revm.legacy_jump_table());
+        assert_eq!(ours.original_byte_slice(), code);
+    }
+
+    #[test]
+    fn padded_codes_analyse_as_revm_does() {
+        let (push1, push32, jumpdest) = (opcode::PUSH1, opcode::PUSH32, opcode::JUMPDEST);
+        for code in [
+            &[jumpdest, opcode::STOP][..],
+            &[push1, jumpdest, jumpdest],
+            &[push32],
+            &[push1],
+            &[jumpdest, opcode::DUPN],
+            &[opcode::SWAPN, opcode::STOP],
+            &[opcode::ADD],
+            &[0xef, 0x00, 0x01],
+        ] {
+            same_as_revm(code);
+        }
+        // Pseudo-random codes, dense with pushes and jump destinations.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for len in 1..400 {
+            let code: alloc::vec::Vec<u8> = (0..len)
+                .map(|_| {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    [opcode::PUSH1, opcode::PUSH32, jumpdest, state as u8]
+                        [(state >> 40) as usize % 4]
+                })
+                .collect();
+            same_as_revm(&code);
+        }
+    }
+
+    #[test]
+    fn unpadded_or_delegating_codes_go_through_revm() {
+        let code = Bytes::from_static(&[opcode::PUSH1, 1]);
+        let plain = bytecode(Item::from(code.clone()));
+        assert_eq!(plain, Bytecode::new_raw(code));
+        // A nonzero byte in the padding: not trusted, copied as revm does.
+        let mut item = padded(&[opcode::PUSH1]);
+        let mut buffer = item.buffer.to_vec();
+        buffer[3] = 1;
+        item.buffer = buffer.into();
+        assert_eq!(
+            bytecode(item),
+            Bytecode::new_raw(Bytes::from_static(&[opcode::PUSH1]))
+        );
+        let delegation = [&EIP7702_MAGIC_BYTES[..], &[0][..], &[7; 20][..]].concat();
+        assert_eq!(
+            bytecode(padded(&delegation)),
+            Bytecode::new_raw(delegation.into())
+        );
+    }
+}
