@@ -52,10 +52,14 @@ impl Session {
     /// which ends the VM with the error text and no proof. A precompile-census build then reads
     /// the operation to compute twice and installs its counting providers.
     #[inline(always)]
-    pub fn read_input(&self) -> GuestInput {
+    pub fn read_input(&self) -> &'static GuestInput {
         // Kept as one buffer: the block and the headers are views into it.
-        let head = alloy_primitives::Bytes::from(openvm::io::read_vec());
+        // Leaked, as every buffer the guest reads: the bump allocator never frees, and a static
+        // `Bytes` needs no shared header (an allocation) nor a drop that walks it again.
+        let head = alloy_primitives::Bytes::from_static(openvm::io::read_vec().leak());
         let input = GuestInput::new(head, read_item).unwrap_or_else(|e| panic!("{e}"));
+        // The input lives to the end of the run: nothing drops its store at the end.
+        let input: &'static GuestInput = alloc::boxed::Box::leak(alloc::boxed::Box::new(input));
         #[cfg(feature = "crypto-census")]
         {
             use crypto::census::{install, set_twice, Op};
@@ -110,7 +114,7 @@ fn read_item(padding: usize) -> Item {
         unsafe { buffer.set_len(len) };
         buffer.resize(len + padding, 0);
         Item {
-            buffer: buffer.into(),
+            buffer: alloy_primitives::Bytes::from_static(buffer.leak()),
             len,
         }
     }

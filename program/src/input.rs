@@ -305,7 +305,10 @@ impl GuestInput {
 
     /// Validates the block.
     pub fn validate(&self) -> Result<BlockOutput, ValidationError> {
-        validate_block_over(&self.block, &self.headers, &self.store, &self.chain).map(|v| v.output)
+        let valid = validate_block_over(&self.block, &self.headers, &self.store, &self.chain)?;
+        let output = valid.output;
+        crate::discard(valid);
+        Ok(output)
     }
 }
 

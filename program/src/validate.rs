@@ -179,6 +179,8 @@ pub fn validate_block_over<'s>(
         gas_used: result.gas_used,
         tx_count: block.body.transactions.len(),
     };
+    crate::discard((senders, ancestors, result));
+    crate::discard(block);
     Ok(ValidBlock {
         output,
         post_state: state,
