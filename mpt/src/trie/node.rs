@@ -129,32 +129,47 @@ impl<'a> RawNode<'a> {
         if !buf.is_empty() {
             return Err(NodeError::TrailingBytes(buf.len()));
         }
-        let mut items = [Item::default(); 17];
+        // One pass: children are converted as they are read (a failed conversion is reported
+        // only once the node's shape is known, as a 17-item list), so no array of raw items is
+        // kept; only the first two, which a leaf or an extension needs.
+        let mut children = [ChildRef::Empty; 16];
+        let mut bad_child = None;
+        let (mut first, mut second, mut value) =
+            (Item::default(), Item::default(), Item::default());
         let mut count = 0;
         while !payload.is_empty() {
             let item = next_item(&mut payload)?;
-            if count == 17 {
-                return Err(NodeError::ItemCount(count + 1 + count_items(payload)?));
+            match count {
+                0 => first = item,
+                1 => second = item,
+                16 => value = item,
+                17 => return Err(NodeError::ItemCount(count + 1 + count_items(payload)?)),
+                _ => {}
             }
-            items[count] = item;
+            if count < 16 {
+                match child(count as u8, item) {
+                    Ok(child) => children[count] = child,
+                    Err(e) => {
+                        bad_child.get_or_insert(e);
+                    }
+                }
+            }
             count += 1;
         }
         match count {
             17 => {
-                let value = items[16];
                 if value.list || !value.payload.is_empty() {
                     return Err(NodeError::BranchValue);
                 }
-                let mut children = [ChildRef::Empty; 16];
-                for (k, slot) in children.iter_mut().enumerate() {
-                    *slot = child(k as u8, items[k])?;
+                match bad_child {
+                    Some(e) => Err(e),
+                    None => Ok(Self::Branch(children)),
                 }
-                Ok(Self::Branch(children))
             }
             2 => {
-                let (path, leaf) = hex_prefix(items[0])?;
+                let (path, leaf) = hex_prefix(first)?;
                 if leaf {
-                    let Item { list, payload, .. } = items[1];
+                    let Item { list, payload, .. } = second;
                     if list || payload.is_empty() {
                         return Err(NodeError::BadLeafValue);
                     }
@@ -163,7 +178,7 @@ impl<'a> RawNode<'a> {
                         value: payload,
                     })
                 } else {
-                    let child = child(0, items[1])?;
+                    let child = child(0, second)?;
                     if path.is_empty() || child == ChildRef::Empty {
                         return Err(NodeError::BadExtension);
                     }
