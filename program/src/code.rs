@@ -26,7 +26,7 @@ pub fn bytecode(item: Item) -> Bytecode {
     let padded = buffer
         .get(len..len + CODE_PADDING)
         .is_some_and(|pad| pad.iter().all(|&b| b == 0));
-    if !padded || code.is_empty() || code.starts_with(&EIP7702_MAGIC_BYTES) {
+    if !padded || code.is_empty() || code.starts_with(EIP7702_MAGIC_BYTES) {
         return Bytecode::new_raw(buffer.slice(..len));
     }
     let (jumps, padding) = analyze(code);
@@ -146,7 +146,7 @@ mod tests {
             bytecode(item),
             Bytecode::new_raw(Bytes::from_static(&[opcode::PUSH1]))
         );
-        let delegation = [&EIP7702_MAGIC_BYTES[..], &[0][..], &[7; 20][..]].concat();
+        let delegation = [EIP7702_MAGIC_BYTES, &[0], &[7; 20]].concat();
         assert_eq!(
             bytecode(padded(&delegation)),
             Bytecode::new_raw(delegation.into())

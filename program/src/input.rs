@@ -284,7 +284,7 @@ impl GuestInput {
     /// the head declares must follow it.
     pub fn from_items(items: &[Vec<u8>]) -> Result<Self, InputError> {
         let (head, rest) = items.split_first().ok_or(InputError::Truncated("head"))?;
-        let mut items = rest.to_vec().into_iter();
+        let mut items = Vec::from(rest).into_iter();
         let input = Self::new(Bytes::copy_from_slice(head), move |padding| {
             let mut buffer = items.next().unwrap_or_default();
             let len = buffer.len();

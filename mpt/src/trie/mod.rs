@@ -27,6 +27,7 @@ use alloy_trie::nodes::RlpNode;
 use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 
 use crate::error::{NibblePath, TrieError};
+use node::Shape;
 pub use node::{ChildRef, RawNode};
 pub use state::StateTrie;
 pub use store::{Item, WitnessStore};
@@ -107,9 +108,8 @@ impl<'s> Trie<'s> {
                 path: path(),
                 source,
             };
-            let raw = RawNode::decode(bytes).map_err(malformed)?;
             let id = trie
-                .push_raw(raw, RlpNode::word_rlp(&root))
+                .push_encoded(bytes, RlpNode::word_rlp(&root))
                 .map_err(malformed)?;
             trie.root = Child::Node(id);
         }
@@ -220,35 +220,47 @@ impl<'s> Trie<'s> {
                     path: path(),
                     source,
                 };
-                let raw = RawNode::decode(bytes).map_err(malformed)?;
-                self.push_raw(raw, RlpNode::word_rlp(hash))
+                self.push_encoded(bytes, RlpNode::word_rlp(hash))
                     .map(Some)
                     .map_err(malformed)
             }
         }
     }
 
-    /// Adds a decoded node (and the nodes embedded in it) to the arena.
-    fn push_raw(
+    /// Decodes the node `bytes` (and the nodes embedded in it) into the arena. A branch is
+    /// pushed first and its children written into it in place, so no node value is moved.
+    fn push_encoded(
         &mut self,
-        raw: RawNode<'s>,
+        bytes: &'s [u8],
         rlp: RlpNode,
     ) -> Result<NodeId, crate::error::NodeError> {
-        let kind = match raw {
-            RawNode::Leaf { path, value } => Kind::Leaf {
+        let mut refs = [ChildRef::Empty; 16];
+        let kind = match node::decode_into(bytes, &mut refs)? {
+            Shape::Leaf { path, value } => Kind::Leaf {
                 path,
                 value: Cow::Borrowed(value),
             },
-            RawNode::Extension { path, child } => Kind::Extension {
+            Shape::Extension { path, child } => Kind::Extension {
                 path,
                 child: self.push_ref(child)?,
             },
-            RawNode::Branch(refs) => {
-                let mut children = [Child::Empty; 16];
-                for (slot, r) in children.iter_mut().zip(refs) {
-                    *slot = self.push_ref(r)?;
+            Shape::Branch => {
+                let id = self.push(
+                    Kind::Branch {
+                        children: [Child::Empty; 16],
+                    },
+                    Some(rlp),
+                );
+                for (nibble, r) in refs.into_iter().enumerate() {
+                    if r == ChildRef::Empty {
+                        continue;
+                    }
+                    let child = self.push_ref(r)?;
+                    if let Kind::Branch { children } = &mut self.nodes[id as usize].kind {
+                        children[nibble] = child;
+                    }
                 }
-                Kind::Branch { children }
+                return Ok(id);
             }
         };
         Ok(self.push(kind, Some(rlp)))
@@ -260,7 +272,7 @@ impl<'s> Trie<'s> {
             ChildRef::Hash(hash) => Child::Hash(hash),
             ChildRef::Inline(bytes) => {
                 let rlp = RlpNode::from_raw(bytes).expect("inline nodes are under 32 bytes");
-                Child::Node(self.push_raw(RawNode::decode(bytes)?, rlp)?)
+                Child::Node(self.push_encoded(bytes, rlp)?)
             }
         })
     }

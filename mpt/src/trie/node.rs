@@ -116,77 +116,101 @@ fn hex_prefix(item: Item<'_>) -> Result<(Nibbles, bool), NodeError> {
     Ok((path, leaf))
 }
 
+/// A decoded node's shape; a branch's children are written to the caller's array.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Shape<'a> {
+    /// Sixteen children (in the array [`decode_into`] filled).
+    Branch,
+    /// A shared path to a single child.
+    Extension { path: Nibbles, child: ChildRef<'a> },
+    /// The rest of a key, and its value.
+    Leaf { path: Nibbles, value: &'a [u8] },
+}
+
+/// Decodes one node (the input must be exactly its RLP), writing a branch's children into
+/// `children` in place: the trie builds its arena node from them without a node value being
+/// moved around (every move of a 200-byte node is a `memcpy` the guest pays for).
+pub(crate) fn decode_into<'a>(
+    rlp: &'a [u8],
+    children: &mut [ChildRef<'a>; 16],
+) -> Result<Shape<'a>, NodeError> {
+    let mut buf = rlp;
+    let Item {
+        list, mut payload, ..
+    } = next_item(&mut buf)?;
+    if !list {
+        return Err(NodeError::NotAList);
+    }
+    if !buf.is_empty() {
+        return Err(NodeError::TrailingBytes(buf.len()));
+    }
+    // One pass: children are converted as they are read (a failed conversion is reported
+    // only once the node's shape is known, as a 17-item list), so no array of raw items is
+    // kept; only the first two, which a leaf or an extension needs.
+    let mut bad_child = None;
+    let (mut first, mut second, mut value) = (Item::default(), Item::default(), Item::default());
+    let mut count = 0;
+    while !payload.is_empty() {
+        let item = next_item(&mut payload)?;
+        match count {
+            0 => first = item,
+            1 => second = item,
+            16 => value = item,
+            17 => return Err(NodeError::ItemCount(count + 1 + count_items(payload)?)),
+            _ => {}
+        }
+        if count < 16 {
+            match child(count as u8, item) {
+                Ok(child) => children[count] = child,
+                Err(e) => {
+                    bad_child.get_or_insert(e);
+                }
+            }
+        }
+        count += 1;
+    }
+    match count {
+        17 => {
+            if value.list || !value.payload.is_empty() {
+                return Err(NodeError::BranchValue);
+            }
+            match bad_child {
+                Some(e) => Err(e),
+                None => Ok(Shape::Branch),
+            }
+        }
+        2 => {
+            let (path, leaf) = hex_prefix(first)?;
+            if leaf {
+                let Item { list, payload, .. } = second;
+                if list || payload.is_empty() {
+                    return Err(NodeError::BadLeafValue);
+                }
+                Ok(Shape::Leaf {
+                    path,
+                    value: payload,
+                })
+            } else {
+                let child = child(0, second)?;
+                if path.is_empty() || child == ChildRef::Empty {
+                    return Err(NodeError::BadExtension);
+                }
+                Ok(Shape::Extension { path, child })
+            }
+        }
+        n => Err(NodeError::ItemCount(n)),
+    }
+}
+
 impl<'a> RawNode<'a> {
     /// Decodes one node; the input must be exactly its RLP.
     pub fn decode(rlp: &'a [u8]) -> Result<Self, NodeError> {
-        let mut buf = rlp;
-        let Item {
-            list, mut payload, ..
-        } = next_item(&mut buf)?;
-        if !list {
-            return Err(NodeError::NotAList);
-        }
-        if !buf.is_empty() {
-            return Err(NodeError::TrailingBytes(buf.len()));
-        }
-        // One pass: children are converted as they are read (a failed conversion is reported
-        // only once the node's shape is known, as a 17-item list), so no array of raw items is
-        // kept; only the first two, which a leaf or an extension needs.
         let mut children = [ChildRef::Empty; 16];
-        let mut bad_child = None;
-        let (mut first, mut second, mut value) =
-            (Item::default(), Item::default(), Item::default());
-        let mut count = 0;
-        while !payload.is_empty() {
-            let item = next_item(&mut payload)?;
-            match count {
-                0 => first = item,
-                1 => second = item,
-                16 => value = item,
-                17 => return Err(NodeError::ItemCount(count + 1 + count_items(payload)?)),
-                _ => {}
-            }
-            if count < 16 {
-                match child(count as u8, item) {
-                    Ok(child) => children[count] = child,
-                    Err(e) => {
-                        bad_child.get_or_insert(e);
-                    }
-                }
-            }
-            count += 1;
-        }
-        match count {
-            17 => {
-                if value.list || !value.payload.is_empty() {
-                    return Err(NodeError::BranchValue);
-                }
-                match bad_child {
-                    Some(e) => Err(e),
-                    None => Ok(Self::Branch(children)),
-                }
-            }
-            2 => {
-                let (path, leaf) = hex_prefix(first)?;
-                if leaf {
-                    let Item { list, payload, .. } = second;
-                    if list || payload.is_empty() {
-                        return Err(NodeError::BadLeafValue);
-                    }
-                    Ok(Self::Leaf {
-                        path,
-                        value: payload,
-                    })
-                } else {
-                    let child = child(0, second)?;
-                    if path.is_empty() || child == ChildRef::Empty {
-                        return Err(NodeError::BadExtension);
-                    }
-                    Ok(Self::Extension { path, child })
-                }
-            }
-            n => Err(NodeError::ItemCount(n)),
-        }
+        Ok(match decode_into(rlp, &mut children)? {
+            Shape::Branch => Self::Branch(children),
+            Shape::Extension { path, child } => Self::Extension { path, child },
+            Shape::Leaf { path, value } => Self::Leaf { path, value },
+        })
     }
 }
 
