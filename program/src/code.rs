@@ -36,6 +36,19 @@ pub fn bytecode(item: Item) -> Bytecode {
     unsafe { Bytecode::new_analyzed(buffer.slice(..len + padding), len, JumpTable::new(jumps)) }
 }
 
+/// How far the scan moves past each opcode: a `PUSHn` and its `n` immediate bytes, else one.
+/// One table load per opcode instead of revm's compare and branch (measured: fewer guest
+/// instructions for the same scan).
+const STEP: [u8; 256] = {
+    let mut step = [1u8; 256];
+    let mut n = 1;
+    while n <= 32 {
+        step[opcode::PUSH1 as usize + n - 1] = n as u8 + 1;
+        n += 1;
+    }
+    step
+};
+
 /// revm's `analyze_legacy` scan: the `JUMPDEST`s outside `PUSH` immediates, and how many zero
 /// bytes must follow the code (a trailing `PUSH`'s missing immediate, then a `STOP` unless the
 /// code ends with one; one more after a trailing `DUPN` / `SWAPN` / `EXCHANGE`).
@@ -54,19 +67,10 @@ fn analyze(code: &[u8]) -> (BitVec<u8>, usize) {
         if last == opcode::JUMPDEST {
             // SAFETY: `jumps` has `code.len()` bits and `at` is within `code`.
             unsafe { jumps.set_unchecked(at.offset_from_unsigned(start), true) };
-            // SAFETY: `at < end`, so one past it is at most `end`.
-            at = unsafe { at.add(1) };
-        } else {
-            let push = last.wrapping_sub(opcode::PUSH1);
-            if push < 32 {
-                // A trailing `PUSH` steps past `end`: `wrapping_add` keeps that defined, and
-                // the loop condition stops before any read.
-                at = at.wrapping_add(push as usize + 2);
-            } else {
-                // SAFETY: `at < end`, so one past it is at most `end`.
-                at = unsafe { at.add(1) };
-            }
         }
+        // A trailing `PUSH` steps past `end`: `wrapping_add` keeps that defined, and the loop
+        // condition stops before any read.
+        at = at.wrapping_add(STEP[last as usize] as usize);
     }
     let overflow = at as usize - end as usize;
     let immediates = |op: u8| usize::from(op.wrapping_sub(opcode::DUPN) < 3);
