@@ -54,7 +54,32 @@ struct Item<'a> {
     payload: &'a [u8],
 }
 
+/// The next item of `buf`. The one-byte headers (a single byte, a string or a list under 56
+/// bytes: a branch's child hashes, its empty slots, short paths) are read here, as alloy-rlp
+/// reads them; the rest (long forms, `0x81` with its canonical-byte check, an empty buffer)
+/// go through alloy-rlp. A branch reads 17 items, so the header is the trie's hottest parse.
+#[inline]
 fn next_item<'a>(buf: &mut &'a [u8]) -> Result<Item<'a>, NodeError> {
+    let start = *buf;
+    let (list, skip, len) = match start.first() {
+        Some(0x00..=0x7f) => (false, 0, 1),
+        Some(&b @ 0x80..=0xb7) if b != 0x81 => (false, 1, usize::from(b - 0x80)),
+        Some(&b @ 0xc0..=0xf7) => (true, 1, usize::from(b - 0xc0)),
+        _ => return next_item_long(buf),
+    };
+    let end = skip + len;
+    if start.len() < end {
+        return Err(alloy_rlp::Error::InputTooShort.into());
+    }
+    *buf = &start[end..];
+    Ok(Item {
+        raw: &start[..end],
+        list,
+        payload: &start[skip..end],
+    })
+}
+
+fn next_item_long<'a>(buf: &mut &'a [u8]) -> Result<Item<'a>, NodeError> {
     let start = *buf;
     let header = Header::decode(buf)?;
     if buf.len() < header.payload_length {
@@ -221,4 +246,46 @@ fn count_items(mut payload: &[u8]) -> Result<usize, NodeError> {
         n += 1;
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The short-header path reads every item exactly as alloy-rlp's `Header::decode` does:
+    /// the same items, the same errors.
+    #[test]
+    fn items_read_as_alloy_rlp_reads_them() {
+        let reference = |buf: &mut &[u8]| -> Result<(bool, usize, usize), NodeError> {
+            let start = *buf;
+            let header = Header::decode(buf)?;
+            if buf.len() < header.payload_length {
+                return Err(alloy_rlp::Error::InputTooShort.into());
+            }
+            let skip = start.len() - buf.len();
+            Ok((header.list, skip, skip + header.payload_length))
+        };
+        for first in 0..=255u8 {
+            for len in [0usize, 1, 2, 31, 32, 33, 55, 56, 60] {
+                for fill in [0x00u8, 0x42, 0x7f, 0x80, 0xff] {
+                    let mut bytes = alloc::vec![first];
+                    bytes.extend(core::iter::repeat_n(fill, len));
+                    let (mut ours, mut theirs) = (&bytes[..], &bytes[..]);
+                    let got = next_item(&mut ours).map(|item| {
+                        let skip = item.payload.as_ptr() as usize - bytes.as_ptr() as usize;
+                        (item.list, skip, skip + item.payload.len(), item.raw.len())
+                    });
+                    match (got, reference(&mut theirs)) {
+                        (Ok((list, skip, end, raw)), Ok(expected)) => {
+                            assert_eq!((list, skip, end), expected, "{bytes:02x?}");
+                            assert_eq!(raw, end, "{bytes:02x?}");
+                            assert_eq!(ours.len(), bytes.len() - end, "{bytes:02x?}");
+                        }
+                        (Err(a), Err(b)) => assert_eq!(a, b, "{bytes:02x?}"),
+                        (a, b) => panic!("{bytes:02x?}: {a:?} vs {b:?}"),
+                    }
+                }
+            }
+        }
+    }
 }
