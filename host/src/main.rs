@@ -90,9 +90,9 @@ enum Command {
     Profile {
         #[command(flatten)]
         target: Target,
-        /// Where to write the flame graph (SVG).
-        #[arg(long)]
-        out: PathBuf,
+        /// Where to write the flame graph (SVG; not with `--pages`).
+        #[arg(long, required_unless_present = "pages", conflicts_with = "pages")]
+        out: Option<PathBuf>,
         /// One PC sample per this many instructions (1: every instruction, exact).
         #[arg(long, default_value_t = 1)]
         every: u64,
@@ -467,21 +467,18 @@ fn main() -> ExitCode {
             crypto,
             json,
         } => census(&target, crypto, json.as_deref()),
-        Command::Profile {
-            target,
-            top,
-            json,
-            pages: true,
-            ..
-        } => page_census(&target, top, json.as_deref()),
+        // `--out` is required without `--pages` and refused with it.
         Command::Profile {
             target,
             out,
             every,
             top,
             json,
-            pages: false,
-        } => profile(&target, &out, every, top, json.as_deref()),
+            ..
+        } => match out {
+            Some(out) => profile(&target, &out, every, top, json.as_deref()),
+            None => page_census(&target, top, json.as_deref()),
+        },
         Command::Prove {
             target,
             keccak,

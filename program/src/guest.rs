@@ -120,13 +120,7 @@ fn read_item(padding: usize) -> Item {
     }
     #[cfg(not(target_os = "zkvm"))]
     {
-        let mut buffer = openvm::io::read_vec();
-        let len = buffer.len();
-        buffer.resize(len + padding, 0);
-        Item {
-            buffer: buffer.into(),
-            len,
-        }
+        Item::padded(openvm::io::read_vec(), padding)
     }
 }
 

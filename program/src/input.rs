@@ -198,13 +198,10 @@ impl StatelessInput {
     pub fn to_items(&self) -> Vec<Vec<u8>> {
         let w = &self.witness;
         let nodes = w.state.iter().map(|b| (b.as_ref(), false));
-        let items = nodes.chain(w.codes.iter().map(|b| (b.as_ref(), true)));
-        guest_items(
-            &self.block,
-            &w.headers,
-            &self.chain,
-            ExactLen(items, w.state.len() + w.codes.len()),
-        )
+        let items: Vec<_> = nodes
+            .chain(w.codes.iter().map(|b| (b.as_ref(), true)))
+            .collect();
+        guest_items(&self.block, &w.headers, &self.chain, items.into_iter())
     }
 
     /// Validates the block.
@@ -212,23 +209,6 @@ impl StatelessInput {
         validate_block(&self.block, &self.witness, &self.chain)
     }
 }
-
-/// An iterator with its length known.
-struct ExactLen<I>(I, usize);
-
-impl<I: Iterator> Iterator for ExactLen<I> {
-    type Item = I::Item;
-    fn next(&mut self) -> Option<I::Item> {
-        let item = self.0.next()?;
-        self.1 -= 1;
-        Some(item)
-    }
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.1, Some(self.1))
-    }
-}
-
-impl<I: Iterator> ExactSizeIterator for ExactLen<I> {}
 
 impl GuestInput {
     /// Decodes the `head` (its block and headers stay views into it); the witness's items come
@@ -286,13 +266,7 @@ impl GuestInput {
         let (head, rest) = items.split_first().ok_or(InputError::Truncated("head"))?;
         let mut items = Vec::from(rest).into_iter();
         let input = Self::new(Bytes::copy_from_slice(head), move |padding| {
-            let mut buffer = items.next().unwrap_or_default();
-            let len = buffer.len();
-            buffer.resize(len + padding, 0);
-            Item {
-                buffer: buffer.into(),
-                len,
-            }
+            Item::padded(items.next().unwrap_or_default(), padding)
         })?;
         if input.store.len() != rest.len() {
             return Err(InputError::ItemCount {

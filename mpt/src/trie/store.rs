@@ -48,6 +48,18 @@ pub struct Item {
     pub len: usize,
 }
 
+impl Item {
+    /// `bytes` followed by `padding` zero bytes.
+    pub fn padded(mut bytes: Vec<u8>, padding: usize) -> Self {
+        let len = bytes.len();
+        bytes.resize(len + padding, 0);
+        Self {
+            buffer: bytes.into(),
+            len,
+        }
+    }
+}
+
 impl<B: Into<Bytes>> From<B> for Item {
     fn from(bytes: B) -> Self {
         let buffer = bytes.into();
@@ -138,13 +150,6 @@ impl WitnessStore {
         // bytes live, unchanged, as long as the store, which `&self` borrows; `len` is within
         // the buffer (checked when pulled).
         Some(unsafe { core::slice::from_raw_parts(item.buffer.as_ptr(), item.len) })
-    }
-
-    /// The item whose keccak is `hash`, as a shared handle (no copy).
-    pub fn bytes(&self, hash: &B256) -> Option<Bytes> {
-        let at = self.position(hash)?;
-        let item = &self.items.borrow()[at as usize];
-        Some(item.buffer.slice(..item.len))
     }
 
     /// The item whose keccak is `hash` with whatever its buffer holds after it.
@@ -257,25 +262,16 @@ mod tests {
         // A hit pulls nothing more.
         assert_eq!(store.get(&keccak256(b"zero")), Some(&b"zero"[..]));
         assert_eq!(store.pulled(), 2);
-        assert_eq!(
-            store.bytes(&keccak256(b"two")),
-            Some(Bytes::from_static(b"two"))
-        );
+        assert_eq!(store.get(&keccak256(b"two")), Some(&b"two"[..]));
         assert_eq!(store.pulled(), 3);
     }
 
     #[test]
     fn an_item_is_hashed_without_its_padding_which_stays_reachable() {
-        let padded = Item {
-            buffer: Bytes::from_static(b"code\0\0\0\0"),
-            len: 4,
-        };
+        let padded = Item::padded(b"code".to_vec(), 4);
+        assert_eq!(padded.buffer, Bytes::from_static(b"code\0\0\0\0"));
         let store = WitnessStore::new([padded.clone()]);
         assert_eq!(store.get(&keccak256(b"code")), Some(&b"code"[..]));
-        assert_eq!(
-            store.bytes(&keccak256(b"code")),
-            Some(Bytes::from_static(b"code"))
-        );
         assert_eq!(store.padded(&keccak256(b"code")), Some(padded));
         assert_eq!(store.get(&keccak256(b"code\0\0\0\0")), None);
     }
