@@ -14,6 +14,7 @@ use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::measure::Baseline;
 use host::native::{self, NativeRun};
 use host::print::{self, write_json};
+use host::proof::{Limits, ProofKind};
 use host::report::{run_in_vm, Mode, RunReport};
 use host::target::{Resolved, Target};
 
@@ -119,9 +120,25 @@ enum Command {
         /// 21, the height of the multipliers' range-tuple table).
         #[arg(long, default_value_t = 21)]
         log_stacked_height: usize,
-        /// Where to write the proof (default `<BLOCK>.proof` in the current directory).
+        /// Also end a segment when OpenVM's estimate of its proving memory reaches this many
+        /// MiB (default: OpenVM's 15 GiB; at 2^21 rows the height ends segments first).
+        #[arg(long)]
+        segment_memory_mib: Option<usize>,
+        /// Where to write the proof (default `<BLOCK>.proof`, or `<BLOCK>.part-A-B` with
+        /// `--segments`, in the current directory).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Keep the app proof (one STARK per segment) instead of aggregating it into one STARK.
+        #[arg(long)]
+        app: bool,
+        /// Prove only segments `A..B` (0-based, end excluded) into a part file, for
+        /// `--join`: the run is replayed to segment A, then A..B are proved.
+        #[arg(long, value_parser = parse_range, conflicts_with = "join")]
+        segments: Option<std::ops::Range<usize>>,
+        /// Join part files (`--segments`) that cover every segment once into one proof; the
+        /// block options are not used.
+        #[arg(long, num_args = 1..)]
+        join: Vec<PathBuf>,
     },
     /// Verify a proof file written by `host prove` and print the public values it proves. A
     /// proof of the block guest must have been made under the expected chain config (mainnet
@@ -324,25 +341,90 @@ fn profile(
 fn prove(
     target: &Target,
     keccak: Keccak,
-    log_stacked_height: usize,
+    limits: Limits,
+    kind: ProofKind,
     out: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let native = validate_valid(target, "nothing to prove")?;
     let spec = GuestSpec::program(Program::Guest, keccak);
-    let (file, elapsed) = host::proof::prove(
-        spec,
-        log_stacked_height,
-        &host::vm::slices(&native.guest_input()),
-    )?;
+    let input = native.guest_input();
+    let (file, report) = host::proof::prove(spec, limits, &host::vm::slices(&input), kind)?;
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{}.proof", target.block)));
     host::proof::write(&out, &file)?;
-    print::print_proved(&target.block, &file, &out, elapsed);
+    print::print_proved(&target.block, &file, &out, &report);
     Ok(ExitCode::SUCCESS)
+}
+
+fn prove_part(
+    target: &Target,
+    keccak: Keccak,
+    limits: Limits,
+    range: std::ops::Range<usize>,
+    out: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to prove")?;
+    let spec = GuestSpec::program(Program::Guest, keccak);
+    let input = native.guest_input();
+    let (part, report) = host::proof::prove_part(
+        spec,
+        limits,
+        &host::vm::slices(&input),
+        &target.block,
+        range.clone(),
+    )?;
+    let out = out.unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "{}.part-{}-{}",
+            target.block, range.start, range.end
+        ))
+    });
+    host::proof::write_part(&out, &part)?;
+    let size = std::fs::metadata(&out).map_or(0, |m| m.len());
+    println!(
+        "proved segments {}..{} of {} of block {}: {size} bytes -> {}",
+        range.start,
+        range.end,
+        part.total,
+        target.block,
+        out.display()
+    );
+    print::print_prove_report(&report);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn join_parts(
+    paths: &[PathBuf],
+    kind: ProofKind,
+    out: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let parts = paths
+        .iter()
+        .map(|path| host::proof::read_part(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    let label = parts.first().map(|p| p.label.clone()).unwrap_or_default();
+    let (file, report) = host::proof::join(parts, kind)?;
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{label}.proof")));
+    host::proof::write(&out, &file)?;
+    print::print_proved(&label, &file, &out, &report);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `A..B`, as `--segments` takes it.
+fn parse_range(text: &str) -> Result<std::ops::Range<usize>, String> {
+    let (start, end) = text
+        .split_once("..")
+        .ok_or_else(|| format!("`{text}` is not a range A..B"))?;
+    let parse = |n: &str| n.trim().parse::<usize>().map_err(|e| format!("`{n}`: {e}"));
+    let range = parse(start)?..parse(end)?;
+    if range.is_empty() {
+        return Err(format!("`{text}` is empty"));
+    }
+    Ok(range)
 }
 
 fn verify(path: &Path, chain_file: Option<&Path>) -> anyhow::Result<ExitCode> {
     let file = host::proof::read(path)?;
-    if file.bin != Program::Guest.bin() {
+    if file.subject.bin != Program::Guest.bin() {
         // A probe guest's proof: its public values are its own.
         let verdict = host::proof::verify(&file).map_err(|e| e.to_string());
         return Ok(print::print_verified(path, &file, &verdict, |public| {
@@ -483,8 +565,29 @@ fn main() -> ExitCode {
             target,
             keccak,
             log_stacked_height,
+            segment_memory_mib,
             out,
-        } => prove(&target, keccak, log_stacked_height, out),
+            app,
+            segments,
+            join,
+        } => {
+            let kind = if app {
+                ProofKind::App
+            } else {
+                ProofKind::Stark
+            };
+            let mut limits = Limits::height(log_stacked_height);
+            if let Some(mib) = segment_memory_mib {
+                limits.segment_memory = mib << 20;
+            }
+            if !join.is_empty() {
+                join_parts(&join, kind, out)
+            } else if let Some(range) = segments {
+                prove_part(&target, keccak, limits, range, out)
+            } else {
+                prove(&target, keccak, limits, kind, out)
+            }
+        }
         Command::Verify { file, chain } => verify(&file, chain.as_deref()),
         Command::Witness {
             target,

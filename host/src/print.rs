@@ -11,7 +11,7 @@ use crate::inspect::{RootSource, WitnessReport};
 use crate::measure::profile::Profile;
 use crate::measure::{Comparison, PrecompileCensus};
 use crate::native::NativeRun;
-use crate::proof::ProofFile;
+use crate::proof::{ProofFile, ProofKind, ProveReport};
 use crate::report::RunReport;
 
 /// Prints a native run's verdict; returns its exit status (0 valid, 1 invalid, 2 unusable,
@@ -328,21 +328,58 @@ pub fn print_vm_run(report: &RunReport) {
     );
 }
 
+/// Prints what proving cost (`host prove`, a part or a join): per segment, per aggregation
+/// stage, the keys, peak memory.
+pub fn print_prove_report(report: &ProveReport) {
+    let times = &report.segment_times;
+    if !times.is_empty() {
+        println!(
+            "  execution        {:.1} s (metered run and replay)",
+            report.execution.as_secs_f64()
+        );
+        let sum: f64 = times.iter().map(|t| t.as_secs_f64()).sum();
+        let max = times.iter().map(|t| t.as_secs_f64()).fold(0.0, f64::max);
+        println!(
+            "  app segments     {} proved in {sum:.1} s (slowest {max:.1} s)",
+            times.len()
+        );
+    }
+    if let Some(agg) = &report.aggregation {
+        println!(
+            "  aggregation      leaf {:.1} s, internal {:.1} s",
+            agg.leaf.as_secs_f64(),
+            agg.internal.as_secs_f64()
+        );
+    }
+    if let Some(keys) = &report.keys {
+        let how = keys.generated.map_or_else(
+            || "cached".to_owned(),
+            |t| format!("generated in {:.1} s", t.as_secs_f64()),
+        );
+        println!(
+            "  aggregation keys {} ({} KB, {how})",
+            keys.path.display(),
+            keys.bytes / 1000
+        );
+    }
+    println!("  total            {:.1} s", report.total.as_secs_f64());
+    if let Some(rss) = report.peak_rss {
+        println!(
+            "  peak memory      {:.2} GB (process peak RSS)",
+            rss as f64 / 1e9
+        );
+    }
+}
+
 /// Prints a proof written by `host prove`.
-pub fn print_proved(
-    block: &str,
-    file: &ProofFile,
-    out: &std::path::Path,
-    elapsed: std::time::Duration,
-) {
+pub fn print_proved(block: &str, file: &ProofFile, out: &std::path::Path, report: &ProveReport) {
     let size = std::fs::metadata(out).map_or(0, |m| m.len());
     println!(
-        "proved block {block} (keccak {}): {} segments, {size} bytes, {:.1} s -> {}",
-        file.keccak.name(),
-        file.proof.per_segment.len(),
-        elapsed.as_secs_f64(),
+        "proved block {block}: {}, {size} bytes -> {}",
+        proof_summary(file),
         out.display()
     );
+    print_prove_report(report);
     if let Some(values) = PublicValues::from_bytes(&file.public_values) {
         println!("  public values (in the proof file):");
         print_public_values(&values, None);
@@ -350,11 +387,15 @@ pub fn print_proved(
 }
 
 fn proof_summary(file: &ProofFile) -> String {
+    let kind = match file.proof.kind() {
+        ProofKind::Stark => "one aggregated STARK",
+        ProofKind::App => "app proof, one STARK per segment",
+    };
     format!(
-        "{} {}, {} segments",
-        file.bin,
-        file.keccak.name(),
-        file.proof.per_segment.len()
+        "{} {}, {} segment(s), {kind}",
+        file.subject.bin,
+        file.subject.keccak.name(),
+        file.segments
     )
 }
 

@@ -1,13 +1,14 @@
-//! Per-segment progress while proving.
+//! Time per aggregation stage while proving.
 //!
-//! OpenVM's continuation prover opens a `prove_segment` tracing span (field `segment`) around
-//! each segment's proof. [`SegmentProgress`] is a tracing layer that prints when each segment
-//! starts and how long it took, installed only for the duration of one proof.
+//! OpenVM's aggregation prover opens an `agg_layer` tracing span (field `group`: `leaf`,
+//! `internal_for_leaf`, `internal_recursive.N`, `wrap`…) around each layer. [`StageTimes`] is a
+//! tracing layer that prints each layer as it ends and adds up the time per group, installed
+//! only for the duration of one aggregation.
 
 use std::collections::HashMap;
 use std::fmt::Debug;
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id};
@@ -15,71 +16,69 @@ use tracing::Subscriber;
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 use tracing_subscriber::registry::LookupSpan;
 
-/// Prints `segment k/n` lines as OpenVM proves each segment.
-pub struct SegmentProgress {
-    total: usize,
-    open: Mutex<HashMap<Id, (u64, Instant)>>,
+/// Wall time per `agg_layer` group, shared with the layer that records it.
+#[derive(Clone, Default)]
+pub struct StageTimes {
+    open: Arc<Mutex<HashMap<Id, (String, Instant)>>>,
+    done: Arc<Mutex<Vec<(String, Duration)>>>,
 }
 
-struct SegmentField(Option<u64>);
+struct GroupField(Option<String>);
 
-impl Visit for SegmentField {
-    fn record_u64(&mut self, field: &Field, value: u64) {
-        if field.name() == "segment" {
-            self.0 = Some(value);
+impl Visit for GroupField {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        if field.name() == "group" {
+            self.0 = Some(value.to_owned());
         }
-    }
-
-    fn record_i64(&mut self, field: &Field, value: i64) {
-        self.record_u64(field, value as u64);
     }
 
     fn record_debug(&mut self, field: &Field, value: &dyn Debug) {
-        if field.name() == "segment" {
-            self.0 = format!("{value:?}").parse().ok();
+        if field.name() == "group" {
+            self.0 = Some(format!("{value:?}").trim_matches('"').to_owned());
         }
     }
 }
 
-impl SegmentProgress {
-    /// Progress for a proof of `total` segments.
-    pub fn new(total: usize) -> Self {
-        Self {
-            total,
-            open: Mutex::new(HashMap::new()),
-        }
+impl StageTimes {
+    /// Runs `work` with this layer as the thread's subscriber.
+    pub fn during<T>(&self, work: impl FnOnce() -> T) -> T {
+        let subscriber = tracing_subscriber::registry().with(self.clone());
+        tracing::subscriber::with_default(subscriber, work)
     }
 
-    /// Runs `prove` with this layer as the thread's subscriber.
-    pub fn during<T>(self, prove: impl FnOnce() -> T) -> T {
-        let subscriber = tracing_subscriber::registry().with(self);
-        tracing::subscriber::with_default(subscriber, prove)
+    /// The time spent in groups that start with `prefix`.
+    pub fn total(&self, prefix: &str) -> Duration {
+        self.done.lock().map_or(Duration::ZERO, |done| {
+            done.iter()
+                .filter(|(group, _)| group.starts_with(prefix))
+                .map(|(_, time)| *time)
+                .sum()
+        })
     }
 }
 
-impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for SegmentProgress {
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for StageTimes {
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        if attrs.metadata().name() != "prove_segment" {
+        if attrs.metadata().name() != "agg_layer" {
             return;
         }
-        let mut segment = SegmentField(None);
-        attrs.record(&mut segment);
-        let segment = segment.0.unwrap_or_default();
-        eprintln!("  segment {}/{} ...", segment + 1, self.total);
+        let mut group = GroupField(None);
+        attrs.record(&mut group);
+        let group = group.0.unwrap_or_default();
+        eprintln!("  aggregation: {group} ...");
         if let Ok(mut open) = self.open.lock() {
-            open.insert(id.clone(), (segment, Instant::now()));
+            open.insert(id.clone(), (group, Instant::now()));
         }
     }
 
     fn on_close(&self, id: Id, _: Context<'_, S>) {
-        let done = self.open.lock().ok().and_then(|mut open| open.remove(&id));
-        if let Some((segment, started)) = done {
-            eprintln!(
-                "  segment {}/{} proved in {:.1} s",
-                segment + 1,
-                self.total,
-                started.elapsed().as_secs_f64()
-            );
+        let ended = self.open.lock().ok().and_then(|mut open| open.remove(&id));
+        if let Some((group, started)) = ended {
+            let elapsed = started.elapsed();
+            eprintln!("  aggregation: {group} in {:.1} s", elapsed.as_secs_f64());
+            if let Ok(mut done) = self.done.lock() {
+                done.push((group, elapsed));
+            }
         }
     }
 }

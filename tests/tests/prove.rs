@@ -4,11 +4,10 @@
 //! misused XORIN (unaligned pointer, ragged length); the prover does. The proof also goes
 //! through a proof file, and tampered claims or proofs are rejected.
 //!
-//! A whole block is proved too: the generated `devnet-small` block (withdrawals and system
-//! calls, one segment), through the same `guest` binary `host prove` uses.
+//! A whole block is proved, split over processes and aggregated in `host/tests/split_proof.rs`.
 
 use host::guest::{GuestSpec, Keccak, Program};
-use host::proof::{self, ProofError};
+use host::proof::{self, Limits, Proof, ProofError, ProofKind};
 use host::vm::Vm;
 
 /// Small segments: the program is under a million instructions. 21 is the least that holds the
@@ -27,18 +26,19 @@ fn prove(variant: Keccak) -> proof::ProofFile {
     let (_, metering) = Vm::new(elf, PUBLIC_VALUES)
         .and_then(|vm| vm.metered(&[]))
         .unwrap_or_else(|e| panic!("{e}"));
-    let (file, elapsed) = proof::prove(
+    let (file, report) = proof::prove(
         GuestSpec::program(Program::KeccakAlignment, variant),
-        LOG_STACKED_HEIGHT,
+        Limits::height(LOG_STACKED_HEIGHT),
         &[],
+        ProofKind::App,
     )
     .unwrap_or_else(|e| panic!("{}: {e}", variant.name()));
     println!(
         "keccak_alignment ({}): {} instructions, {} segment(s) proved in {:.1} s",
         variant.name(),
         metering.instructions,
-        file.proof.per_segment.len(),
-        elapsed.as_secs_f64()
+        file.segments,
+        report.total.as_secs_f64()
     );
     // The program reveals 1 as its first word.
     assert_eq!(&file.public_values[..4], &[1, 0, 0, 0]);
@@ -75,65 +75,25 @@ fn keccak_alignment_proves_and_verifies_with_both_keccaks() {
     ));
     file.public_values[0] = 1;
     // A proof whose committed public values were edited.
-    let original = file.proof.user_public_values.public_values[0];
-    file.proof.user_public_values.public_values[0] = original + original;
+    let Proof::App(app) = &mut file.proof else {
+        panic!("an app proof")
+    };
+    let original = app.user_public_values.public_values[0];
+    app.user_public_values.public_values[0] = original + original;
     assert!(
         matches!(proof::verify(&file), Err(ProofError::Vm(_))),
         "an edited proof verified"
     );
-    file.proof.user_public_values.public_values[0] = original;
+    if let Proof::App(app) = &mut file.proof {
+        app.user_public_values.public_values[0] = original;
+    }
     // A valid proof of another program (ours) presented as the stock build's.
-    file.keccak = Keccak::Stock;
+    file.subject.keccak = Keccak::Stock;
     let err = proof::verify(&file).expect_err("a proof of another program verified");
     println!("proof of ours presented as stock: {err}");
-    file.keccak = Keccak::Ours;
+    file.subject.keccak = Keccak::Ours;
     proof::verify(&file).unwrap();
 
     let stock = prove(Keccak::Stock);
     assert_eq!(proof::verify(&stock).unwrap(), stock.public_values);
-}
-
-#[test]
-fn the_small_devnet_block_proves_in_one_segment_and_verifies() {
-    let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
-    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::native::run_native(&blocks, "devnet-small", None).unwrap();
-    let out = native.verdict.clone().unwrap();
-    let input = native.guest_input();
-    let (file, elapsed) = proof::prove(
-        GuestSpec::program(Program::Guest, Keccak::Ours),
-        LOG_STACKED_HEIGHT,
-        &host::vm::slices(&input),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    println!(
-        "devnet-small: {} segment(s) proved in {:.1} s",
-        file.proof.per_segment.len(),
-        elapsed.as_secs_f64()
-    );
-    assert_eq!(file.proof.per_segment.len(), 1);
-    let path = std::env::temp_dir().join(format!("devnet-small-{}.proof", std::process::id()));
-    proof::write(&path, &file).unwrap();
-    let mut file = proof::read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
-    // Verified under the devnet's config, its public values are the native run's.
-    let values = proof::verify_block(&file, &native.chain, "devnet").unwrap();
-    assert_eq!(values, program::PublicValues::new(&out, &native.chain));
-    // The same proof is refused as a proof of a mainnet block, naming both digests.
-    match proof::verify_block(&file, &program::ChainConfig::mainnet(), "mainnet") {
-        Err(proof::BlockProofError::ChainDigest {
-            proved, expected, ..
-        }) => {
-            assert_eq!(proved, native.chain.digest());
-            assert_eq!(expected, program::ChainConfig::mainnet().digest());
-        }
-        other => panic!("expected a chain-digest refusal, got {other:?}"),
-    }
-    // Claiming another chain digest fails.
-    let last = file.public_values.len() - 1;
-    file.public_values[last] ^= 1;
-    assert!(matches!(
-        proof::verify(&file),
-        Err(ProofError::PublicValues { .. })
-    ));
 }

@@ -76,12 +76,30 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
     config
 }
 
+/// OpenVM's default cap on a segment's proving-memory estimate (15 GiB), where segmentation
+/// cuts unless the trace height cuts first.
+pub fn default_segment_memory() -> usize {
+    SystemConfig::default().segmentation_max_memory
+}
+
 /// The SDK for this project's VM config with `public_values` public values and segments of
 /// at most 2^`log_stacked_height` rows.
 pub(crate) fn sdk(public_values: usize, log_stacked_height: usize) -> Result<Sdk, VmError> {
+    sdk_segmented(public_values, log_stacked_height, default_segment_memory())
+}
+
+/// [`sdk`] whose segments also stop at a proving-memory estimate of `segment_memory` bytes
+/// (segmentation only: the keys and proofs do not depend on it).
+pub(crate) fn sdk_segmented(
+    public_values: usize,
+    log_stacked_height: usize,
+    segment_memory: usize,
+) -> Result<Sdk, VmError> {
     let params = app_params_with_100_bits_security(log_stacked_height);
+    let mut config = vm_config(public_values);
+    config.system.config.segmentation_max_memory = segment_memory;
     Sdk::new(
-        AppConfig::new(vm_config(public_values), params),
+        AppConfig::new(config, params),
         AggregationSystemParams::default(),
     )
     .map_err(vm_err)

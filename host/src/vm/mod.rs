@@ -17,8 +17,8 @@ pub mod segments;
 pub mod trace;
 
 pub use block::{check_public, run_block, BlockRun, VmRunError};
-pub(crate) use config::sdk;
-pub use config::vm_config;
+pub use config::{default_segment_memory, vm_config};
+pub(crate) use config::{sdk, sdk_segmented};
 pub use meter::{AirStats, Metering, SegmentStats};
 pub use segments::SegmentEnd;
 

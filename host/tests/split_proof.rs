@@ -1,0 +1,178 @@
+//! One block, proved in parts by separate `host` processes, joined into one aggregated STARK,
+//! verified, and every tampering refused.
+//!
+//! The small devnet block is cut into 3 segments by lowering the segment memory cap
+//! (`--segment-memory-mib 1280`; at OpenVM's default it is one segment). Two processes prove
+//! segments 0..1 and 1..3, a third joins them and aggregates (leaf, internal, wrap), and the
+//! proof is checked here: valid under the devnet's chain config with the native run's public
+//! values; refused when its claims, its program, its bytes or its file are tampered with; and
+//! joins of a missing, duplicated or foreign part are refused before any aggregation.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use host::guest::Keccak;
+use host::proof::{self, Proof, ProofError};
+
+const BLOCK: &str = "devnet-small";
+const SEGMENT_MEMORY_MIB: &str = "1280";
+
+fn blocks() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks")
+}
+
+/// Runs `host` with `args`, asserting it succeeds; returns its stdout.
+fn host(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(args)
+        .output()
+        .expect("run host");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "host {args:?} failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("{stdout}");
+    stdout
+}
+
+fn prove_part(range: &str, out: &Path) {
+    let blocks = blocks();
+    host(&[
+        "prove",
+        "--block",
+        BLOCK,
+        "--blocks-dir",
+        blocks.to_str().unwrap(),
+        "--segment-memory-mib",
+        SEGMENT_MEMORY_MIB,
+        "--segments",
+        range,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+}
+
+fn refused_join(parts: Vec<proof::PartFile>) -> String {
+    match proof::join(parts, proof::ProofKind::Stark) {
+        Err(ProofError::Parts(why)) => why,
+        Err(e) => panic!("expected a refused join, got {e}"),
+        Ok(_) => panic!("a bad join was accepted"),
+    }
+}
+
+#[test]
+fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
+    let dir = std::env::temp_dir().join(format!("split-proof-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (a, b, joined) = (
+        dir.join("a.part"),
+        dir.join("b.part"),
+        dir.join("joined.proof"),
+    );
+    prove_part("0..1", &a);
+    prove_part("1..3", &b);
+    let part_a = proof::read_part(&a).unwrap();
+    let part_b = proof::read_part(&b).unwrap();
+    assert_eq!((part_a.total, part_a.range()), (3, 0..1));
+    assert_eq!(part_b.range(), 1..3);
+    assert!(part_a.public_values.is_none() && part_b.public_values.is_some());
+
+    // Refused joins, each before any aggregation.
+    let why = refused_join(vec![proof::read_part(&a).unwrap()]);
+    assert!(why.contains("segments 1..3 are missing"), "{why}");
+    let why = refused_join(vec![
+        proof::read_part(&a).unwrap(),
+        proof::read_part(&a).unwrap(),
+        proof::read_part(&b).unwrap(),
+    ]);
+    assert!(why.contains("proved twice"), "{why}");
+    let mut foreign = proof::read_part(&a).unwrap();
+    foreign.input = alloy_primitives::B256::repeat_byte(7);
+    let why = refused_join(vec![foreign, proof::read_part(&b).unwrap()]);
+    assert!(why.contains("another run"), "{why}");
+    // Segment 0's proof presented as segment 1: the claims line up, the proofs do not chain.
+    let mut shifted = proof::read_part(&a).unwrap();
+    shifted.first = 1;
+    let mut b_tail = proof::read_part(&b).unwrap();
+    b_tail.first = 2;
+    b_tail.proofs.remove(0);
+    let why = refused_join(vec![proof::read_part(&a).unwrap(), shifted, b_tail]);
+    assert!(why.contains("do not verify"), "{why}");
+
+    // The join, in a third process: one aggregated STARK.
+    host(&[
+        "prove",
+        "--join",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        joined.to_str().unwrap(),
+    ]);
+    let file = proof::read(&joined).unwrap();
+    assert_eq!(file.segments, 3);
+    assert!(matches!(file.proof, Proof::Stark { .. }));
+    let size = std::fs::metadata(&joined).unwrap().len();
+    println!("3 segments joined into one STARK of {size} bytes");
+
+    // Valid under the devnet's config, proving the native run's public values.
+    let native = host::native::run_native(&blocks(), BLOCK, None).unwrap();
+    // One verifier: the guest rebuilt and committed once, for every check below.
+    let verifier = proof::Verifier::new(&file.subject, proof::ProofKind::Stark).unwrap();
+    let values = verifier
+        .verify_block(&file, &native.chain, "devnet")
+        .unwrap();
+    assert_eq!(
+        values,
+        program::PublicValues::new(&native.verdict.clone().unwrap(), &native.chain)
+    );
+    let chain = blocks().join(format!("{BLOCK}.chain.json"));
+    let stdout = host(&[
+        "verify",
+        joined.to_str().unwrap(),
+        "--chain",
+        chain.to_str().unwrap(),
+    ]);
+    assert!(stdout.contains("VALID"), "{stdout}");
+
+    // A claim the proof does not commit to.
+    let mut claim = proof::read(&joined).unwrap();
+    claim.public_values[0] ^= 1;
+    assert!(matches!(
+        verifier.verify(&claim),
+        Err(ProofError::PublicValues { .. })
+    ));
+    // The proof presented as one of another program (the stock-keccak guest).
+    let mut other = proof::read(&joined).unwrap();
+    other.subject.keccak = Keccak::Stock;
+    match verifier.verify(&other) {
+        Err(ProofError::Baseline { what, .. }) => assert_eq!(what, "program commitment"),
+        other => panic!("a proof of another program: {:?}", other.err()),
+    }
+    // A flipped bit in the proof's bytes.
+    let flip = |file: &mut proof::ProofFile, at: usize| {
+        if let Proof::Stark { encoded, .. } = &mut file.proof {
+            encoded[at] ^= 0x10;
+        }
+    };
+    let mut flipped = proof::read(&joined).unwrap();
+    let len = match &flipped.proof {
+        Proof::Stark { encoded, .. } => encoded.len(),
+        Proof::App(_) => unreachable!(),
+    };
+    for at in [len / 3, len - 40] {
+        flip(&mut flipped, at);
+        let err = verifier
+            .verify(&flipped)
+            .expect_err("a flipped bit verified");
+        println!("bit flipped at byte {at} of {len}: {err}");
+        flip(&mut flipped, at);
+    }
+    // A truncated file.
+    let bytes = std::fs::read(&joined).unwrap();
+    let cut = dir.join("cut.proof");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(matches!(proof::read(&cut), Err(ProofError::File { .. })));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
