@@ -149,6 +149,14 @@ fn main() -> anyhow::Result<()> {
     );
 
     let path = workspace.join("BENCHMARKS.md");
+    // Proofs take minutes (devnet) to hours (a mainnet block on a CPU): this example does not
+    // rerun them. Their section, each figure under the command that measured it, is carried over.
+    if let Some(proofs) = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|old| proofs_section(&old))
+    {
+        md.push_str(&proofs);
+    }
     std::fs::write(&path, md)?;
     println!("wrote {}", path.display());
     Ok(())
@@ -171,4 +179,12 @@ fn crypto_table(software: &RunReport, openvm: &RunReport, gas: u64) -> String {
         row("software (revm, k256)", software),
         row("OpenVM chips", openvm)
     )
+}
+
+/// The `## Proofs` section of a BENCHMARKS.md, up to the next `## ` heading.
+fn proofs_section(md: &str) -> Option<String> {
+    let start = md.find("\n## Proofs")? + 1;
+    let rest = &md[start..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 4);
+    Some(format!("\n{}", rest[..end].trim_end()) + "\n")
 }

@@ -121,7 +121,9 @@ enum Command {
         #[arg(long, default_value_t = 21)]
         log_stacked_height: usize,
         /// Also end a segment when OpenVM's estimate of its proving memory reaches this many
-        /// MiB (default: OpenVM's 15 GiB; at 2^21 rows the height ends segments first).
+        /// MiB. Default: 4096 on the CPU prover, which fits a 24 GB machine (real memory runs up
+        /// to ~3.5x the estimate); OpenVM's 15 GiB with `--features cuda`. Every part of a split
+        /// proof must use the same value.
         #[arg(long)]
         segment_memory_mib: Option<usize>,
         /// Where to write the proof (default `<BLOCK>.proof`, or `<BLOCK>.part-A-B` with
@@ -576,7 +578,7 @@ fn main() -> ExitCode {
             } else {
                 ProofKind::Stark
             };
-            let mut limits = Limits::height(log_stacked_height);
+            let mut limits = Limits::for_proving(log_stacked_height);
             if let Some(mib) = segment_memory_mib {
                 limits.segment_memory = mib << 20;
             }

@@ -175,7 +175,23 @@ impl Limits {
             segment_memory: default_segment_memory(),
         }
     }
+
+    /// `host prove`'s default: segments of at most 2^`log_stacked_height` rows and
+    /// [`PROVE_SEGMENT_MEMORY_MIB`] on the CPU prover, OpenVM's default cap with CUDA.
+    pub fn for_proving(log_stacked_height: usize) -> Self {
+        let mut limits = Self::height(log_stacked_height);
+        if !cfg!(feature = "cuda") {
+            limits.segment_memory = PROVE_SEGMENT_MEMORY_MIB << 20;
+        }
+        limits
+    }
 }
+
+/// The CPU prover's cap on a segment's proving-memory estimate, MiB, measured to fit a 24 GB
+/// machine: 24171384's heaviest segment (its first) peaked at 14.4 GB at 4096, 43 segments; at
+/// 6144 (24 segments) and at OpenVM's 15 GiB (with 2^21 rows: 11 segments) the process was
+/// killed at 24.4 GB. Real memory runs up to ~3.5 times the estimate.
+pub const PROVE_SEGMENT_MEMORY_MIB: usize = 4096;
 
 /// What a proof is of: the guest program and the VM it ran in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
