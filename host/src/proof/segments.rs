@@ -47,8 +47,8 @@ pub struct SegmentProofs {
     pub execution: Duration,
 }
 
-/// Meters the run of `exe` on `input` and proves the segments in `range` (clamped to the run's
-/// segments; `None`: all), printing progress.
+/// Meters the run of `exe` on `input` and proves the segments in `range` (`None`: all; a range
+/// beyond the run's segments is an error naming their count), printing progress.
 pub fn prove_segments(
     sdk: &Sdk,
     exe: Arc<VmExe<F>>,
