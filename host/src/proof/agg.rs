@@ -20,7 +20,7 @@ use openvm_stark_backend::codec::{Decode, Encode};
 use openvm_verify_stark_host::vk::VerificationBaseline;
 use openvm_verify_stark_host::VmStarkProof;
 
-use super::ProofError;
+use super::{file_error, read_object, write_object, ProofError};
 use crate::progress::StageTimes;
 use crate::vm::{sdk_segmented, vm_err, VmError};
 
@@ -61,12 +61,7 @@ pub fn agg_sdk(
         alloy_primitives::hex::encode(&keccak256(&app_vk)[..8])
     );
     let path = keys_dir().join(name);
-    let file_err = |reason: String| ProofError::File {
-        path: path.display().to_string(),
-        reason,
-    };
-    let (agg_pk, generated) = match openvm_sdk::fs::read_object_from_file::<AggProvingKey, _>(&path)
-    {
+    let (agg_pk, generated) = match read_object::<AggProvingKey>(&path) {
         Ok(pk) => (pk, None),
         Err(_) => {
             eprintln!(
@@ -76,12 +71,11 @@ pub fn agg_sdk(
             let started = Instant::now();
             let pk = fresh.agg_pk();
             let generated = started.elapsed();
-            std::fs::create_dir_all(keys_dir()).map_err(|e| file_err(e.to_string()))?;
+            std::fs::create_dir_all(keys_dir()).map_err(|e| file_error(&path, e))?;
             // Written whole, then renamed: a concurrent or killed run never leaves half a file.
             let partial = path.with_extension(format!("partial-{}", std::process::id()));
-            openvm_sdk::fs::write_object_to_file(&partial, &pk)
-                .map_err(|e| file_err(e.to_string()))?;
-            std::fs::rename(&partial, &path).map_err(|e| file_err(e.to_string()))?;
+            write_object(&partial, &pk)?;
+            std::fs::rename(&partial, &path).map_err(|e| file_error(&path, e))?;
             (pk, Some(generated))
         }
     };

@@ -23,6 +23,7 @@ use openvm_sdk::{Sdk, F, SC};
 use openvm_stark_backend::p3_field::PrimeField32;
 use openvm_transpiler::elf::Elf;
 use openvm_verify_stark_host::vk::VerificationBaseline;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::guest::{GuestSpec, Keccak, Program};
@@ -334,18 +335,30 @@ fn field_bytes(values: &[F]) -> Vec<u8> {
 
 /// Writes `file` to `path`.
 pub fn write(path: &Path, file: &ProofFile) -> Result<(), ProofError> {
-    openvm_sdk::fs::write_object_to_file(path, file).map_err(|e| ProofError::File {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })
+    write_object(path, file)
 }
 
 /// Reads a proof file.
 pub fn read(path: &Path) -> Result<ProofFile, ProofError> {
-    openvm_sdk::fs::read_object_from_file(path).map_err(|e| ProofError::File {
+    read_object(path)
+}
+
+/// Writes `object` to `path` as openvm-sdk writes its keys and proofs (bitcode).
+pub(crate) fn write_object<T: Serialize>(path: &Path, object: &T) -> Result<(), ProofError> {
+    openvm_sdk::fs::write_object_to_file(path, object).map_err(|e| file_error(path, e))
+}
+
+/// Reads what [`write_object`] wrote.
+pub(crate) fn read_object<T: DeserializeOwned>(path: &Path) -> Result<T, ProofError> {
+    openvm_sdk::fs::read_object_from_file(path).map_err(|e| file_error(path, e))
+}
+
+/// A file that cannot be read or written, or is not what it should be.
+pub(crate) fn file_error(path: &Path, reason: impl std::fmt::Display) -> ProofError {
+    ProofError::File {
         path: path.display().to_string(),
-        reason: e.to_string(),
-    })
+        reason: reason.to_string(),
+    }
 }
 
 /// The smallest log2 stacked height that holds `elf`'s program trace (one row per

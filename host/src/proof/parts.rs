@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 
 use super::segments::{prove_segments, PublicValuesProof};
 use super::{
-    peak_rss, seal, Limits, ProofError, ProofFile, ProofKind, ProveReport, Subject, FORMAT,
+    peak_rss, read_object, seal, write_object, Limits, ProofError, ProofFile, ProofKind,
+    ProveReport, Subject, FORMAT,
 };
 use crate::guest::GuestSpec;
 use crate::vm::{vm_err, Vm};
@@ -204,16 +205,10 @@ pub fn join(
 
 /// Writes a part to `path`.
 pub fn write_part(path: &Path, part: &PartFile) -> Result<(), ProofError> {
-    openvm_sdk::fs::write_object_to_file(path, part).map_err(|e| ProofError::File {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })
+    write_object(path, part)
 }
 
 /// Reads a part.
 pub fn read_part(path: &Path) -> Result<PartFile, ProofError> {
-    openvm_sdk::fs::read_object_from_file(path).map_err(|e| ProofError::File {
-        path: path.display().to_string(),
-        reason: e.to_string(),
-    })
+    read_object(path)
 }
