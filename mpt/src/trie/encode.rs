@@ -123,7 +123,7 @@ impl Trie<'_> {
     }
 
     /// Writes the node's RLP; its children's references must be cached.
-    fn encode_node(&self, id: NodeId, out: &mut dyn BufMut) {
+    pub(super) fn encode_node(&self, id: NodeId, out: &mut dyn BufMut) {
         Header {
             list: true,
             payload_length: self.payload_len(id),

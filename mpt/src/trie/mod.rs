@@ -16,6 +16,8 @@
 mod encode;
 mod mutate;
 pub mod node;
+mod orphan;
+mod proof;
 mod state;
 pub mod store;
 mod walk;
@@ -65,6 +67,8 @@ pub struct Trie<'s> {
     store: Option<&'s WitnessStore>,
     nodes: Vec<Node<'s>>,
     root: Child<'s>,
+    /// Collapse children derived from the witness ([`orphan`]).
+    derived: usize,
 }
 
 impl<'s> Trie<'s> {
@@ -74,6 +78,7 @@ impl<'s> Trie<'s> {
             store: None,
             nodes: Vec::new(),
             root: Child::Empty,
+            derived: 0,
         }
     }
 
@@ -95,6 +100,7 @@ impl<'s> Trie<'s> {
             store: Some(store),
             nodes: Vec::with_capacity(capacity),
             root: Child::Empty,
+            derived: 0,
         };
         if root != EMPTY_ROOT_HASH {
             // Decoded now: the store hands out nodes, not references to its hashes.

@@ -6,7 +6,8 @@
 //! child (a leaf or extension absorbs the branch nibble, a branch gets a one-nibble extension)
 //! and merges an extension with an extension or leaf below it, so the trie stays canonical and
 //! its root equals that of a trie built from scratch. Collapsing needs the remaining sibling's
-//! node: a witness without it gives [`TrieError::MissingNode`].
+//! node: derived from the witness's post-state nodes where it lacks it ([`super::orphan`]),
+//! else [`TrieError::MissingNode`].
 
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
@@ -223,13 +224,12 @@ impl<'s> Trie<'s> {
                     let empty = children.iter().all(|c| *c == Child::Empty);
                     return Ok((if empty { Child::Empty } else { Child::Node(id) }, true));
                 };
-                // One child left: fold the branch into it. Its node must be known to do so.
+                // One child left: fold the branch into it. Its node must be known (or derived
+                // from the witness, [`super::orphan`]) to do so.
                 let only = only as u8;
                 let mut at = key.slice(..depth);
                 at.push(only);
-                let k = self
-                    .resolve(remaining, &at, depth + 1)?
-                    .expect("non-empty child");
+                let k = self.resolve_orphan(remaining, &at, key.len())?;
                 let nibble = Nibbles::from_nibbles([only]);
                 match self.shape(k) {
                     Shape::Leaf(p) | Shape::Extension(p, _) => {

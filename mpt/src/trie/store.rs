@@ -143,13 +143,26 @@ impl WitnessStore {
     /// The item whose keccak is `hash`, as a view into the store.
     pub fn get(&self, hash: &B256) -> Option<&[u8]> {
         let at = self.position(hash)?;
+        Some(self.view(at as usize))
+    }
+
+    /// Every item, in the source's order (pulls and hashes those not pulled yet). Not a
+    /// lookup: an item is still only a node where its hash is asked for.
+    pub fn items(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.pull_until(None);
+        let pulled = self.items.borrow().len();
+        (0..pulled).map(|at| self.view(at))
+    }
+
+    /// The pulled item at `at`, as a view into the store.
+    fn view(&self, at: usize) -> &[u8] {
         let items = self.items.borrow();
-        let item = &items[at as usize];
+        let item = &items[at];
         // SAFETY: `Bytes` keeps its bytes at a fixed address however the handle moves, and an
         // item is never removed or replaced once pulled (`items` is only appended to), so its
         // bytes live, unchanged, as long as the store, which `&self` borrows; `len` is within
         // the buffer (checked when pulled).
-        Some(unsafe { core::slice::from_raw_parts(item.buffer.as_ptr(), item.len) })
+        unsafe { core::slice::from_raw_parts(item.buffer.as_ptr(), item.len) }
     }
 
     /// The item whose keccak is `hash` with whatever its buffer holds after it.
