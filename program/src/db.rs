@@ -23,7 +23,15 @@ pub struct WitnessDb<'s> {
     block_hashes: HashMap<u64, B256>,
     /// The first database error execution hit.
     pub error: Option<DbError>,
+    /// Every account and storage slot execution read (feature `record`, host only): the keys
+    /// a witness of proofs must prove.
+    #[cfg(feature = "record")]
+    pub accessed: Accessed,
 }
+
+/// Accounts read, each with the storage slots read.
+#[cfg(feature = "record")]
+pub type Accessed = alloc::collections::BTreeMap<Address, alloc::collections::BTreeSet<U256>>;
 
 impl<'s> WitnessDb<'s> {
     /// A database over `state`, the witness's `codes` and the ancestors' hashes.
@@ -37,6 +45,8 @@ impl<'s> WitnessDb<'s> {
             codes,
             block_hashes,
             error: None,
+            #[cfg(feature = "record")]
+            accessed: Accessed::new(),
         }
     }
 
@@ -50,6 +60,8 @@ impl revm::Database for WitnessDb<'_> {
     type Error = DbError;
 
     fn basic(&mut self, address: Address) -> Result<Option<AccountInfo>, DbError> {
+        #[cfg(feature = "record")]
+        self.accessed.entry(address).or_default();
         match self.state.account(address) {
             Ok(account) => Ok(account.map(|a| AccountInfo {
                 balance: a.balance,
@@ -73,6 +85,8 @@ impl revm::Database for WitnessDb<'_> {
     }
 
     fn storage(&mut self, address: Address, index: U256) -> Result<U256, DbError> {
+        #[cfg(feature = "record")]
+        self.accessed.entry(address).or_default().insert(index);
         match self.state.storage(address, index) {
             Ok(value) => Ok(value),
             Err(e) => self.fail(e.into()),

@@ -98,6 +98,9 @@ pub struct ValidBlock<'s> {
     pub post_state: StateTrie<'s>,
     /// revm's state changes; `contracts` holds the bytecodes the block deployed.
     pub bundle: BundleState,
+    /// Every account and slot execution read (feature `record`).
+    #[cfg(feature = "record")]
+    pub accessed: crate::db::Accessed,
 }
 
 /// [`validate_block`] over the witness's ancestor `headers` and `store`, its nodes and codes
@@ -164,6 +167,8 @@ pub fn validate_block_over<'s>(
         })?;
     }
 
+    #[cfg(feature = "record")]
+    let accessed = core::mem::take(&mut db.accessed);
     let mut state = db.state;
     apply_bundle(&mut state, &bundle).map_err(ValidationError::StateUpdate)?;
     let post_state_root = state.root().map_err(ValidationError::StateUpdate)?;
@@ -185,5 +190,7 @@ pub fn validate_block_over<'s>(
         output,
         post_state: state,
         bundle,
+        #[cfg(feature = "record")]
+        accessed,
     })
 }

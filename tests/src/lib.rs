@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+pub mod proofs;
 pub mod rpc;
 
 /// `../shared/blocks` beside the workspace root, or `$SHARED_BLOCKS_DIR`.

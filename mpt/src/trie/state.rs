@@ -202,6 +202,40 @@ impl<'s> StateTrie<'s> {
         Ok(nodes)
     }
 
+    /// The proof of `address` in the account trie as the state is now (changed storage roots
+    /// written first): `eth_getProof`'s `accountProof`.
+    pub fn account_proof(&mut self, address: Address) -> Result<Vec<Vec<u8>>, TrieError> {
+        self.root()?;
+        let key = self.hash_address(address);
+        self.accounts.proof(key.as_slice())
+    }
+
+    /// The proof of storage `slot` of `address` as the state is now: one of `eth_getProof`'s
+    /// `storageProof`s (empty when the account has no storage).
+    pub fn storage_proof(
+        &mut self,
+        address: Address,
+        slot: U256,
+    ) -> Result<Vec<Vec<u8>>, TrieError> {
+        self.root()?;
+        let hashed_address = self.hash_address(address);
+        let key = keccak256(slot.to_be_bytes::<32>());
+        let (trie, _) = self.storage_trie(hashed_address)?;
+        trie.proof(key.as_slice())
+            .map_err(|e| in_storage(hashed_address, e))
+    }
+
+    /// Collapse children derived from the witness so far, in all tries
+    /// ([`Trie::derived_nodes`]).
+    pub fn derived_nodes(&self) -> usize {
+        self.accounts.derived_nodes()
+            + self
+                .storage
+                .values()
+                .map(|(trie, _)| trie.derived_nodes())
+                .sum::<usize>()
+    }
+
     /// The account trie itself.
     pub fn accounts(&mut self) -> &mut Trie<'s> {
         &mut self.accounts
