@@ -8,6 +8,15 @@
 //! cargo rebuilds only when guest sources change. openvm-build installs the guest toolchain
 //! (`nightly-2026-01-18` + `rust-src`) through rustup when it is missing. Every guest builds
 //! with the workspace's `guest` profile (fat LTO, one codegen unit).
+//!
+//! A proof commits to the program the VM loads, and `host verify` rebuilds it from source, so
+//! it must not depend on where the guest was built. OpenVM loads the ELF header as the first
+//! segment (it sits in a `PT_LOAD` at 0x10000), and the header's section-table offset moves
+//! with the size of the debug info, which holds the checkout's and the target directory's
+//! paths. Measured: one source built under two target directories gave two exe commits
+//! (`0x0047…` and `0x0023…`) from loaded segments that were byte-identical but for that
+//! offset. So [`decode_elf`] zeroes the header's section-table fields before the VM loads the
+//! program ([`canonical_header`]); the guest never reads its own header.
 
 use std::path::{Path, PathBuf};
 
@@ -266,9 +275,23 @@ impl GuestSpec {
     }
 }
 
-/// A guest ELF file's program, as the VM loads it.
+/// A guest ELF file's program, as the VM loads it (its header made [`canonical_header`]).
 pub fn decode_elf(bytes: &[u8]) -> Result<Elf, VmError> {
-    Elf::decode(bytes, MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+    Elf::decode(&canonical_header(bytes), MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+}
+
+/// `bytes` with the ELF32 header's section-table fields (`e_shoff`, `e_shnum`,
+/// `e_shstrndx`) zeroed: what is loaded then depends on the loaded segments alone, not on the
+/// size of the debug info before the section table. Anything but an ELF32 file is returned
+/// as it is (for [`Elf::decode`] to reject).
+pub fn canonical_header(bytes: &[u8]) -> Vec<u8> {
+    const ELFCLASS32: u8 = 1;
+    let mut out = bytes.to_vec();
+    if out.len() >= 52 && out.starts_with(b"\x7fELF") && out[4] == ELFCLASS32 {
+        out[32..36].fill(0); // e_shoff
+        out[48..52].fill(0); // e_shnum, e_shstrndx
+    }
+    out
 }
 
 /// Where guest builds go: `$CARGO_TARGET_DIR/openvm-guest`, else `target/openvm-guest` in the

@@ -74,6 +74,11 @@ impl Vm {
         })
     }
 
+    /// The transpiled program, as proofs commit to it.
+    pub fn exe(&self) -> &VmExe<F> {
+        &self.exe
+    }
+
     pub(crate) fn stdin_items(items: &[&[u8]]) -> StdIn {
         let mut stdin = StdIn::default();
         for item in items {
