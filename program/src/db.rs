@@ -56,6 +56,27 @@ impl<'s> WitnessDb<'s> {
     }
 }
 
+/// The pre-state execution reads, as revm's database: the witness in the validator
+/// ([`WitnessDb`]), an archive node in the host's fetcher.
+pub trait PreState: revm::Database<Error = DbError> + core::fmt::Debug {
+    /// The storage root of `address` in the pre-state (`None`: no such account), for
+    /// EIP-7610's collision check.
+    fn storage_root(&mut self, address: Address) -> Result<Option<B256>, DbError>;
+    /// The first error a read hit (the block executor flattens database errors into strings;
+    /// this keeps the typed one).
+    fn first_error(&mut self) -> &mut Option<DbError>;
+}
+
+impl PreState for WitnessDb<'_> {
+    fn storage_root(&mut self, address: Address) -> Result<Option<B256>, DbError> {
+        Ok(self.state.account(address)?.map(|a| a.storage_root))
+    }
+
+    fn first_error(&mut self) -> &mut Option<DbError> {
+        &mut self.error
+    }
+}
+
 impl revm::Database for WitnessDb<'_> {
     type Error = DbError;
 

@@ -21,6 +21,10 @@ pub enum DbError {
     /// BLOCKHASH asked for a block whose header the witness does not carry.
     #[error("block hash of block {0} requested, but the witness has no such ancestor header")]
     MissingBlockHash(u64),
+    /// The pre-state's source could not give what execution read (the host's fetcher over
+    /// JSON-RPC; never the witness).
+    #[error("the pre-state source could not give {0}")]
+    Unavailable(alloc::string::String),
 }
 
 impl revm::database::DBErrorMarker for DbError {}

@@ -36,8 +36,7 @@ use revm::primitives::{AddressMap, AddressSet, HashSet, Log, StorageKey, Storage
 use revm::state::{Account, Bytecode, EvmState};
 use revm::{Database, ExecuteEvm, SystemCallEvm};
 
-use crate::db::WitnessDb;
-use crate::error::DbError;
+use crate::db::PreState;
 
 /// Whether an account's storage, as the block found it, is non-empty.
 pub trait StorageProbe {
@@ -45,7 +44,7 @@ pub trait StorageProbe {
     fn has_storage(&mut self, address: Address) -> bool;
 }
 
-impl StorageProbe for &mut State<&mut WitnessDb<'_>> {
+impl<DB: PreState> StorageProbe for &mut State<&mut DB> {
     fn has_storage(&mut self, address: Address) -> bool {
         // Destroyed earlier in the block: its storage is gone.
         if self
@@ -57,12 +56,12 @@ impl StorageProbe for &mut State<&mut WitnessDb<'_>> {
             return false;
         }
         let db = &mut *self.database;
-        match db.state.account(address) {
-            Ok(account) => account.is_some_and(|a| a.storage_root != EMPTY_ROOT_HASH),
+        match db.storage_root(address) {
+            Ok(root) => root.is_some_and(|root| root != EMPTY_ROOT_HASH),
             // Unreachable in practice (revm loaded this account just before); kept as the
             // witness gap it is, which the validator reports.
             Err(e) => {
-                db.error.get_or_insert(DbError::Trie(e));
+                db.first_error().get_or_insert(e);
                 false
             }
         }

@@ -27,7 +27,7 @@ use revm::context::TxEnv;
 use revm::database::{states::bundle_state::BundleRetention, BundleState, State};
 
 use crate::chain::ChainConfig;
-use crate::db::WitnessDb;
+use crate::db::PreState;
 use crate::error::ValidationError;
 use crate::evm::BlockEvm;
 
@@ -63,12 +63,13 @@ pub fn recover_authority(auth: &SignedAuthorization) -> RecoveredAuthority {
         .map_or(RecoveredAuthority::Invalid, RecoveredAuthority::Valid)
 }
 
-/// Runs the block over `db`; returns the execution result and the state changes.
-pub fn execute(
+/// Runs the block over `db` (the witness, or in the host's fetcher an archive node); returns
+/// the execution result and the state changes.
+pub fn execute<DB: PreState>(
     block: &Block<TxEnvelope>,
     senders: &[Recovered<&TxEnvelope>],
     chain: &ChainConfig,
-    db: &mut WitnessDb<'_>,
+    db: &mut DB,
 ) -> Result<(BlockExecutionResult<ReceiptEnvelope>, BundleState), ValidationError> {
     let header = &block.header;
     let env = EvmEnv::for_eth_block(
@@ -103,14 +104,14 @@ pub fn execute(
     drop(state);
     // A witness gap that execution survived (the EIP-7610 probe) is still a gap.
     if result.is_ok() {
-        if let Some(missing) = db.error.take() {
+        if let Some(missing) = db.first_error().take() {
             return Err(ValidationError::MissingWitnessData(missing));
         }
     }
     match result {
         Ok(result) => Ok((result, bundle)),
         // A witness gap surfaces as its typed error, not the executor's string.
-        Err(e) => Err(match db.error.take() {
+        Err(e) => Err(match db.first_error().take() {
             Some(missing) => ValidationError::MissingWitnessData(missing),
             None => ValidationError::Execution(e.to_string()),
         }),
