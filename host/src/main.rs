@@ -161,8 +161,9 @@ enum Command {
         #[arg(long)]
         pre_state_root: Option<B256>,
     },
-    /// Fetch a block and its execution witness from an archive node's JSON-RPC
-    /// (`debug_getRawBlock`, `debug_executionWitness`), validate it natively, and save it.
+    /// Fetch a block and its execution witness from an archive node's JSON-RPC, validate it
+    /// natively, and save it. The witness: `debug_executionWitness`, or from standard methods
+    /// only (`eth_getProof`, `eth_getCode`, `eth_getStorageAt`, `eth_getBlockByNumber`).
     Fetch {
         /// Block number.
         #[arg(long)]
@@ -182,6 +183,13 @@ enum Command {
         /// Genesis-style chain config (JSON) to validate under. Default: Ethereum mainnet.
         #[arg(long)]
         chain: Option<PathBuf>,
+        /// Where the witness comes from: `debug_executionWitness` (debug), standard methods
+        /// (proofs), or the first and, where the node lacks it, the second (auto).
+        #[arg(long, value_enum, default_value_t = host::fetch::WitnessSource::Auto)]
+        source: host::fetch::WitnessSource,
+        /// Requests in flight at once (proofs source).
+        #[arg(long, default_value_t = 16)]
+        concurrency: usize,
     },
     /// Run Ethereum Foundation blockchain tests (files or directories of fixture JSON, any
     /// depth) statelessly: one line per failure, then `N passed, N failed, N skipped`.
@@ -602,10 +610,14 @@ fn main() -> ExitCode {
             timeout,
             retries,
             chain,
+            source,
+            concurrency,
         } => {
             let options = FetchOptions {
                 timeout: Duration::from_secs(timeout),
                 retries,
+                source,
+                concurrency,
                 ..FetchOptions::default()
             };
             fetch(block, &rpc_url, blocks_dir, options, chain.as_deref())

@@ -184,6 +184,13 @@ pub fn print_fetched(data: &crate::blocks::BlockData, fetched: &FetchReport) {
         "fetched block {} ({}) via {via}: {} transactions, {} gas",
         data.id, out.block_hash, out.tx_count, out.gas_used
     );
+    match &fetched.witness.1 {
+        Some(stats) => println!(
+            "  witness from proofs (eth_getProof): {} accounts, {} slots, {} deleted; {} requests, {} bytes of nodes, codes and headers",
+            stats.accounts, stats.slots, stats.deleted, stats.requests, stats.bytes
+        ),
+        None => println!("  witness from debug_executionWitness"),
+    }
     println!(
         "  witness: {} nodes, {} codes, {} headers; VALID natively",
         w.state.len(),

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 pub mod proofs;
 pub mod rpc;
+pub mod state_rpc;
 
 /// `../shared/blocks` beside the workspace root, or `$SHARED_BLOCKS_DIR`.
 pub fn shared_blocks_dir() -> PathBuf {

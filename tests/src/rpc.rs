@@ -160,13 +160,21 @@ pub struct MainnetNode {
 impl MainnetNode {
     /// Builds the answers from `../shared/blocks/mainnet/<number>.*`.
     pub fn new(number: u64) -> Self {
-        let dir = crate::shared_blocks_dir().join("mainnet");
-        let raw = std::fs::read(dir.join(format!("{number}.block.rlp"))).expect("block file");
+        Self::load(
+            &crate::shared_blocks_dir().join("mainnet"),
+            &number.to_string(),
+        )
+    }
+
+    /// Builds the answers from `<dir>/<id>.block.rlp` and `<dir>/<id>.witness.json`.
+    pub fn load(dir: &std::path::Path, id: &str) -> Self {
+        let raw = std::fs::read(dir.join(format!("{id}.block.rlp"))).expect("block file");
         let witness: Value = serde_json::from_slice(
-            &std::fs::read(dir.join(format!("{number}.witness.json"))).expect("witness file"),
+            &std::fs::read(dir.join(format!("{id}.witness.json"))).expect("witness file"),
         )
         .expect("witness JSON");
         let block = Block::<TxEnvelope>::decode(&mut raw.as_slice()).expect("block RLP");
+        let number = block.header.number;
         let hash = block.header.hash_slow();
         let full = alloy_rpc_types_eth::Block::from_consensus(block, None).map_transactions(|tx| {
             let sender = tx.recover_signer().expect("mainnet senders recover");

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use host::fetch::{fetch, BlockSource, FetchError, FetchOptions, Fetched};
+use host::fetch::{fetch, BlockSource, FetchError, FetchOptions, Fetched, WitnessSource};
 use program::ChainConfig;
 use serde_json::Value;
 use tests::rpc::{MainnetNode, Reply, RpcServer};
@@ -18,6 +18,7 @@ fn fast() -> FetchOptions {
         timeout: Duration::from_secs(30),
         retries: 2,
         backoff: Duration::from_millis(20),
+        ..FetchOptions::default()
     }
 }
 
@@ -119,7 +120,11 @@ fn a_node_without_the_witness_method_is_named() {
         _ => node.answer(method, params),
     });
     let dir = scratch("nowitness");
-    let err = get(&server.url, BLOCK, &dir).unwrap_err();
+    let options = FetchOptions {
+        source: WitnessSource::Debug,
+        ..fast()
+    };
+    let err = fetch(&server.url, BLOCK, &dir, &ChainConfig::mainnet(), options).unwrap_err();
     assert!(
         matches!(
             err,
@@ -235,6 +240,7 @@ fn a_slow_node_times_out_after_the_retries() {
         timeout: Duration::from_millis(300),
         retries: 1,
         backoff: Duration::from_millis(10),
+        ..FetchOptions::default()
     };
     let err = fetch(
         &server.url,

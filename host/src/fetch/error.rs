@@ -8,6 +8,20 @@ use program::ValidationError;
 /// Why a block could not be fetched.
 #[derive(Debug, thiserror::Error)]
 pub enum FetchError {
+    /// An `eth_getProof` answer whose proof does not verify against the state root (or the
+    /// account's storage root): a node that does not hash to its parent's reference, or a
+    /// value (balance, nonce, slot) the proven leaf does not hold.
+    #[error("eth_getProof at block {block}: the proof of {what} does not verify against root {root}: {reason}")]
+    BadProof {
+        /// The block whose state was asked for.
+        block: u64,
+        /// The account, or the account and slot.
+        what: String,
+        /// The root it was checked against.
+        root: alloy_primitives::B256,
+        /// What failed.
+        reason: String,
+    },
     /// The URL does not parse.
     #[error("invalid RPC URL `{url}`: {reason}")]
     BadUrl {

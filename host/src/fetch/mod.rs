@@ -2,8 +2,13 @@
 //!
 //! Through alloy's provider: the raw block from `debug_getRawBlock` (or, where a node lacks
 //! it, `eth_getBlockByNumber` with full transactions, re-encoded and checked against the
-//! header's hash), the witness from `debug_executionWitness`. The pair is validated natively
-//! before anything is written, so a bad witness is caught at once and never lands in the cache.
+//! header's hash). The witness comes from one of two sources ([`WitnessSource`]):
+//! `debug_executionWitness` (reth, geth with the debug namespace), or, from any archive node,
+//! standard methods only: the block executed over the parent's state read with `eth_getProof`,
+//! `eth_getCode`, `eth_getStorageAt` and `eth_getBlockByNumber`, then the proofs of what it
+//! read and deleted ([`proofs`]). `auto` asks for the first and falls back to the second when
+//! the node says the method does not exist. The pair is validated natively before anything
+//! is written, so a bad witness is caught at once and never lands in the cache.
 //!
 //! Each request has a timeout; failures of the connection, timeouts and HTTP 429 / 5xx are
 //! retried with exponential backoff. A JSON-RPC error is an answer, not a failure, and is not
@@ -21,9 +26,25 @@ use crate::blocks::{self, BlockData};
 
 mod error;
 mod node;
+mod proofs;
+mod state;
 
 pub use error::FetchError;
 use node::Node;
+pub use proofs::ProofStats;
+
+/// Where the witness comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum WitnessSource {
+    /// `debug_executionWitness` where the node has it, else `proofs`.
+    #[default]
+    Auto,
+    /// `debug_executionWitness` only.
+    Debug,
+    /// Standard methods only: `eth_getProof`, `eth_getCode`, `eth_getStorageAt`,
+    /// `eth_getBlockByNumber`.
+    Proofs,
+}
 
 /// How patient to be with the node.
 #[derive(Debug, Clone, Copy)]
@@ -34,6 +55,10 @@ pub struct FetchOptions {
     pub retries: u32,
     /// Wait before the first retry; doubled for each further one.
     pub backoff: Duration,
+    /// Where the witness comes from.
+    pub source: WitnessSource,
+    /// Requests in flight at once (the proofs after execution, the ancestor headers).
+    pub concurrency: usize,
 }
 
 impl Default for FetchOptions {
@@ -43,6 +68,8 @@ impl Default for FetchOptions {
             timeout: Duration::from_secs(120),
             retries: 3,
             backoff: Duration::from_millis(500),
+            source: WitnessSource::Auto,
+            concurrency: 16,
         }
     }
 }
@@ -72,6 +99,8 @@ pub struct FetchReport {
     pub output: BlockOutput,
     /// Where the raw block came from.
     pub source: BlockSource,
+    /// Where the witness came from: `Debug`, or `Proofs` with what it took.
+    pub witness: (WitnessSource, Option<ProofStats>),
     /// The two files written.
     pub paths: (PathBuf, PathBuf),
 }
@@ -112,31 +141,61 @@ pub fn fetch(
         .enable_all()
         .build()
         .map_err(FetchError::Runtime)?;
-    let ((block_rlp, source), witness) = runtime.block_on(async {
+    let ((block_rlp, source), debug) = runtime.block_on(async {
         let block = node.block(number).await?;
-        let witness = node
-            .call("debug_executionWitness", number, || {
-                node.provider.debug_execution_witness(number.into())
-            })
-            .await?;
-        Ok::<_, FetchError>((block, witness))
+        let debug = match options.source {
+            WitnessSource::Proofs => None,
+            WitnessSource::Debug | WitnessSource::Auto => {
+                let answer = node
+                    .call("debug_executionWitness", number, || {
+                        node.provider.debug_execution_witness(number.into())
+                    })
+                    .await;
+                match answer {
+                    Err(FetchError::MethodNotSupported { .. })
+                        if options.source == WitnessSource::Auto =>
+                    {
+                        None
+                    }
+                    other => Some(other?),
+                }
+            }
+        };
+        Ok::<_, FetchError>((block, debug))
     })?;
+    let (witness, keys, stats) = match debug {
+        Some(w) => {
+            let witness = ExecutionWitness {
+                state: w.state,
+                codes: w.codes,
+                headers: w.headers,
+            };
+            (witness, w.keys, None)
+        }
+        None => {
+            let (witness, keys, stats) = proofs::witness_from_proofs(
+                &node,
+                &runtime,
+                number,
+                &block_rlp,
+                chain,
+                options.concurrency,
+            )?;
+            (witness, keys, Some(stats))
+        }
+    };
+    let witness_source = if stats.is_some() {
+        WitnessSource::Proofs
+    } else {
+        WitnessSource::Debug
+    };
 
     let id = number.to_string();
-    let data = BlockData::new(
-        id,
-        block_rlp,
-        ExecutionWitness {
-            state: witness.state,
-            codes: witness.codes,
-            headers: witness.headers,
-        },
-        witness.keys,
-    )
-    .map_err(|e| FetchError::BadResponse {
-        method: "debug_getRawBlock",
-        reason: e.to_string(),
-    })?;
+    let data =
+        BlockData::new(id, block_rlp, witness, keys).map_err(|e| FetchError::BadResponse {
+            method: "debug_getRawBlock",
+            reason: e.to_string(),
+        })?;
     if data.header.number != number {
         return Err(FetchError::WrongBlock {
             block: number,
@@ -167,6 +226,7 @@ pub fn fetch(
         report: FetchReport {
             output,
             source,
+            witness: (witness_source, stats),
             paths,
         },
     })

@@ -4,7 +4,7 @@
 use std::future::Future;
 
 use alloy_consensus::TxEnvelope;
-use alloy_primitives::B256;
+use alloy_primitives::{Bytes, B256};
 use alloy_provider::ext::DebugApi;
 use alloy_provider::{Provider, RootProvider};
 use alloy_rpc_client::RpcClient;
@@ -157,6 +157,23 @@ impl Node {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// The header of block `number` with `eth_getBlockByNumber`: its hash (checked against the
+    /// re-encoded header) and RLP.
+    pub(super) async fn header(&self, number: u64) -> Result<(B256, Bytes), FetchError> {
+        const METHOD: &str = "eth_getBlockByNumber";
+        let block = self
+            .call(METHOD, number, || async {
+                self.provider.get_block_by_number(number.into()).await
+            })
+            .await?
+            .ok_or_else(|| FetchError::BlockNotFound {
+                block: number,
+                url: self.url.clone(),
+                method: METHOD,
+            })?;
+        super::state::checked_header(number, &block.header.inner, block.header.hash)
     }
 
     async fn full_block(&self, number: u64) -> Result<Vec<u8>, FetchError> {

@@ -1,0 +1,271 @@
+//! `host fetch --source proofs`: a block's witness from standard JSON-RPC methods only, as rsp
+//! builds its own, for nodes without `debug_executionWitness`.
+//!
+//! 1. The block (by the fetcher's usual path) and its parent's header (`eth_getBlockByNumber`,
+//!    checked against the block's parent hash).
+//! 2. The block executed natively over the parent's state read through RPC ([`RpcState`]),
+//!    recording every account, slot, code and BLOCKHASH read.
+//! 3. `eth_getProof` at the parent for every account read, with the slots read from it; and at
+//!    the block for every account and slot the block deleted: their post-state proofs hold the
+//!    nodes a deletion's collapse folds into (`mpt::trie::orphan` derives the sibling from
+//!    them). These go out concurrently, at most `concurrency` at a time.
+//! 4. The ancestor headers from the oldest block BLOCKHASH read up to the parent.
+//!
+//! The result has `debug_executionWitness`'s shape; the caller validates it before writing it.
+
+use std::collections::BTreeSet;
+use std::future::IntoFuture;
+use std::io::Write as _;
+
+use alloy_primitives::{Address, Bytes, B256, U256};
+use alloy_provider::Provider;
+use alloy_rpc_types_eth::EIP1186AccountProofResponse;
+use futures_util::stream::{self, StreamExt};
+use program::{ChainConfig, ExecutionWitness};
+
+use super::node::Node;
+use super::state::{verify_answer, RpcState};
+use super::FetchError;
+
+/// What building a witness from proofs took.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ProofStats {
+    /// Accounts read by execution.
+    pub accounts: usize,
+    /// Storage slots read.
+    pub slots: usize,
+    /// Accounts and slots the block deleted (proven in the post-state).
+    pub deleted: usize,
+    /// JSON-RPC requests answered (retries not counted).
+    pub requests: usize,
+    /// Bytes of the nodes, codes and headers received (proofs overlap: more than the
+    /// witness holds).
+    pub bytes: usize,
+}
+
+/// One `eth_getProof` to make after execution.
+struct ProofRequest {
+    address: Address,
+    slots: Vec<B256>,
+    block: u64,
+    parent: u64,
+}
+
+/// The witness of `block_rlp` (block `number`) from `node`'s standard methods, with the
+/// witness's `keys` (addresses and slots read) and what it took.
+pub(super) fn witness_from_proofs(
+    node: &Node,
+    runtime: &tokio::runtime::Runtime,
+    number: u64,
+    block_rlp: &[u8],
+    chain: &ChainConfig,
+    concurrency: usize,
+) -> Result<(ExecutionWitness, Vec<Bytes>, ProofStats), FetchError> {
+    let bad_block = |reason: String| FetchError::WrongBlock {
+        block: number,
+        reason,
+    };
+    let block = program::validate::decode_block(block_rlp).map_err(|e| bad_block(e.to_string()))?;
+    let senders = program::body::recover_senders(&block.body.transactions)
+        .map_err(|e| bad_block(e.to_string()))?;
+    let parent = number
+        .checked_sub(1)
+        .ok_or_else(|| bad_block("genesis has no parent to execute on".into()))?;
+    let (parent_hash, parent_rlp) = runtime.block_on(node.header(parent))?;
+    if parent_hash != block.header.parent_hash {
+        return Err(bad_block(format!(
+            "its parent hash is {}, block {parent} hashes to {parent_hash}",
+            block.header.parent_hash
+        )));
+    }
+    let mut stats = ProofStats {
+        requests: 2,
+        bytes: parent_rlp.len(),
+        ..ProofStats::default()
+    };
+
+    // 2. Execute over the parent's state, recording what is read.
+    let parent_root = alloy_rlp::decode_exact::<alloy_consensus::Header>(&parent_rlp)
+        .map_err(|e| bad_block(format!("its parent header does not decode: {e}")))?
+        .state_root;
+    let mut state = RpcState::new(node, runtime, parent, parent_root);
+    let executed = program::execute::execute(&block, &senders, chain, &mut state);
+    if let Some(failure) = state.failure.take() {
+        return Err(failure);
+    }
+    let (_, bundle) = executed.map_err(|source| FetchError::Invalid {
+        block: number,
+        url: node.url.clone(),
+        source: Box::new(source),
+    })?;
+    stats.accounts = state.accounts.len();
+    stats.slots = state.slots.values().map(BTreeSet::len).sum();
+    stats.requests += state.accounts.len() + state.codes.len() + state.headers.len() + stats.slots;
+
+    // 3. Proofs: at the parent for what was read, at the block for what was deleted.
+    let key = |slot: &U256| B256::from(slot.to_be_bytes::<32>());
+    let mut requests = Vec::new();
+    let mut nodes: Vec<Bytes> = Vec::new();
+    for (address, (answer, _)) in &state.accounts {
+        match state.slots.get(address) {
+            Some(slots) if !slots.is_empty() => requests.push(ProofRequest {
+                address: *address,
+                slots: slots.iter().map(key).collect(),
+                block: parent,
+                parent,
+            }),
+            // Its proof without slots came with the read.
+            _ => nodes.extend(answer.account_proof.iter().cloned()),
+        }
+    }
+    for (address, account) in &bundle.state {
+        let slots: Vec<B256> = if account.info.is_none() {
+            Vec::new()
+        } else if account.was_destroyed() {
+            continue;
+        } else {
+            let deleted: Vec<B256> = account
+                .storage
+                .iter()
+                .filter(|(_, v)| v.is_changed() && v.present_value.is_zero())
+                .map(|(slot, _)| key(slot))
+                .collect();
+            if deleted.is_empty() {
+                continue;
+            }
+            deleted
+        };
+        stats.deleted += slots.len().max(1);
+        requests.push(ProofRequest {
+            address: *address,
+            slots,
+            block: number,
+            parent,
+        });
+    }
+    let roots = (parent_root, block.header.state_root);
+    let answers = runtime.block_on(fetch_proofs(node, requests, roots, concurrency))?;
+    stats.requests += answers.len();
+    for answer in answers {
+        nodes.extend(answer.account_proof);
+        for slot in answer.storage_proof {
+            nodes.extend(slot.proof);
+        }
+    }
+
+    // 4. Ancestors: every header from the oldest BLOCKHASH read to the parent, oldest first.
+    let mut headers = state.headers.clone();
+    headers.insert(parent, parent_rlp);
+    let oldest = *headers.keys().next().expect("the parent is there");
+    let missing: Vec<u64> = (oldest..parent)
+        .filter(|n| !headers.contains_key(n))
+        .collect();
+    stats.requests += missing.len();
+    let fetched = runtime.block_on(
+        stream::iter(missing)
+            .map(|n| async move { node.header(n).await.map(|(_, rlp)| (n, rlp)) })
+            .buffer_unordered(concurrency.max(1))
+            .collect::<Vec<_>>(),
+    );
+    for header in fetched {
+        let (n, rlp) = header?;
+        headers.insert(n, rlp);
+    }
+
+    let mut seen = BTreeSet::new();
+    nodes.retain(|n| seen.insert(n.clone()));
+    let codes: Vec<Bytes> = state.codes.values().cloned().collect();
+    let headers: Vec<Bytes> = headers.into_values().collect();
+    stats.bytes += nodes
+        .iter()
+        .chain(&codes)
+        .chain(&headers)
+        .map(|b| b.len())
+        .sum::<usize>();
+    let mut keys: Vec<Bytes> = Vec::new();
+    for address in state.accounts.keys() {
+        keys.push(Bytes::copy_from_slice(address.as_slice()));
+        for slot in state.slots.get(address).into_iter().flatten() {
+            keys.push(Bytes::copy_from_slice(key(slot).as_slice()));
+        }
+    }
+    let witness = ExecutionWitness {
+        state: nodes,
+        codes,
+        headers,
+    };
+    Ok((witness, keys, stats))
+}
+
+/// Makes `requests`, at most `concurrency` in flight; a terminal sees `done/total`.
+async fn fetch_proofs(
+    node: &Node,
+    requests: Vec<ProofRequest>,
+    (parent_root, post_root): (B256, B256),
+    concurrency: usize,
+) -> Result<Vec<EIP1186AccountProofResponse>, FetchError> {
+    let total = requests.len();
+    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut done = 0;
+    let mut answers = Vec::with_capacity(total);
+    let mut stream = stream::iter(requests)
+        .map(|r| async move {
+            node.call("eth_getProof", r.block, || {
+                node.provider
+                    .get_proof(r.address, r.slots.clone())
+                    .number(r.block)
+                    .into_future()
+            })
+            .await
+            .and_then(|answer| checked(answer, &r))
+            .and_then(|answer| {
+                // The parent's proofs against its state root; the block's against the root
+                // its header claims (which validation then checks).
+                let root = if r.block == r.parent {
+                    parent_root
+                } else {
+                    post_root
+                };
+                verify_answer(&answer, r.block, root).map(|()| answer)
+            })
+        })
+        .buffer_unordered(concurrency.max(1));
+    while let Some(answer) = stream.next().await {
+        answers.push(answer?);
+        done += 1;
+        if tty {
+            eprint!("\r  eth_getProof {done}/{total}");
+            let _ = std::io::stderr().flush();
+        }
+    }
+    if tty && total > 0 {
+        eprintln!();
+    }
+    Ok(answers)
+}
+
+/// An answer for the account and every slot asked for.
+fn checked(
+    answer: EIP1186AccountProofResponse,
+    request: &ProofRequest,
+) -> Result<EIP1186AccountProofResponse, FetchError> {
+    let bad = |reason: String| FetchError::BadResponse {
+        method: "eth_getProof",
+        reason,
+    };
+    if answer.address != request.address {
+        return Err(bad(format!(
+            "asked for {}, answered for {}",
+            request.address, answer.address
+        )));
+    }
+    if answer.storage_proof.len() != request.slots.len() {
+        return Err(bad(format!(
+            "{} storage proofs for the {} slots of {} asked for",
+            answer.storage_proof.len(),
+            request.slots.len(),
+            request.address
+        )));
+    }
+    Ok(answer)
+}

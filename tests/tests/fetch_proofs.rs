@@ -1,0 +1,170 @@
+//! `host fetch` from nodes without the debug namespace: the witness built from `eth_getProof`,
+//! `eth_getCode`, `eth_getStorageAt` and `eth_getBlockByNumber` (`host::fetch::proofs`), served
+//! over real HTTP from a block's state (`tests::state_rpc`): the devnet (its whole genesis
+//! state) and mainnet 21882667, whose deletions fold branches into siblings that only the
+//! post-state proofs give. The result validates to what the debug witness gives; a node that
+//! lies about a balance or sends a node that does not hash is caught, naming the account or
+//! slot.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use host::fetch::{fetch, BlockSource, FetchError, FetchOptions, WitnessSource};
+use program::ChainConfig;
+use serde_json::Value;
+use tests::rpc::{block_param, MainnetNode, Reply, RpcServer};
+use tests::shared_blocks_dir;
+use tests::state_rpc::StateNode;
+
+/// A node with `<dir>/<id>` and its state, standard methods only (no `debug_*`); each
+/// answer passes through `edit`.
+fn standard_node(
+    dir: &Path,
+    id: &str,
+    chain: ChainConfig,
+    edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static,
+) -> (RpcServer, u64) {
+    let blocks = MainnetNode::load(dir, id);
+    let number = blocks.number;
+    let state = Arc::new(StateNode::load(dir, id, chain));
+    let server = RpcServer::start(move |method, params| {
+        let reply = match method {
+            m if m.starts_with("debug_") => Reply::Error(
+                -32601,
+                format!("the method {m} does not exist/is not available"),
+            ),
+            "eth_getBlockByNumber" if block_param(params) == Some(number) => {
+                blocks.answer(method, params)
+            }
+            _ => state.answer(method, params),
+        };
+        edit(method, reply)
+    });
+    (server, number)
+}
+
+fn options(source: WitnessSource) -> FetchOptions {
+    FetchOptions {
+        timeout: Duration::from_secs(30),
+        retries: 0,
+        backoff: Duration::from_millis(10),
+        source,
+        concurrency: 4,
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sv-fetch-proofs-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Fetches `<dir>/<id>` from a standard node with `source`; checks the result against the
+/// debug witness's verdict and that the written files validate again.
+fn fetch_and_compare(dir: &Path, id: &str, source: WitnessSource) -> host::fetch::ProofStats {
+    let run = host::native::run_native(dir, id, None).unwrap();
+    let expected = run.verdict.clone().unwrap();
+    let (server, number) = standard_node(dir, id, run.chain.clone(), |_, r| r);
+    let out = scratch(id);
+    let fetched = fetch(&server.url, number, &out, &run.chain, options(source))
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+    let report = &fetched.report;
+    assert_eq!(report.output, expected, "{id}: same verdict and roots");
+    assert_eq!(report.source, BlockSource::FullBlock);
+    assert_eq!(report.witness.0, WitnessSource::Proofs);
+    let methods = server.methods();
+    assert!(methods.iter().any(|m| m == "eth_getProof"));
+    assert!(methods.iter().any(|m| m == "eth_getCode"));
+    // The files written load and validate again.
+    let written = host::blocks::load(&out, &number.to_string()).unwrap();
+    let again = program::validate_block(&written.block_rlp, &written.witness, &run.chain);
+    assert_eq!(again.unwrap(), expected);
+    let _ = std::fs::remove_dir_all(&out);
+    report.witness.1.expect("proof stats")
+}
+
+#[test]
+fn auto_falls_back_to_proofs_and_resolves_deletions_on_a_mainnet_block() {
+    let dir = shared_blocks_dir().join("mainnet");
+    let stats = fetch_and_compare(&dir, "21882667", WitnessSource::Auto);
+    assert!(stats.deleted > 0, "the block deletes slots: {stats:?}");
+    assert!(stats.accounts > 100 && stats.slots > 100, "{stats:?}");
+}
+
+#[test]
+fn the_devnet_from_its_whole_state_with_the_proofs_source() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let stats = fetch_and_compare(&dir, "devnet", WitnessSource::Proofs);
+    assert!(
+        stats.accounts > 0 && stats.requests > stats.accounts,
+        "{stats:?}"
+    );
+}
+
+/// 21882667's fee recipient: an account every block reads.
+fn coinbase() -> String {
+    let data = tests::mainnet_block(21882667);
+    format!("{:#x}", data.header.beneficiary)
+}
+
+fn fetch_from_liar(edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static) -> FetchError {
+    let dir = shared_blocks_dir().join("mainnet");
+    let (server, number) = standard_node(&dir, "21882667", ChainConfig::mainnet(), edit);
+    let out = scratch("liar");
+    let result = fetch(
+        &server.url,
+        number,
+        &out,
+        &ChainConfig::mainnet(),
+        options(WitnessSource::Proofs),
+    );
+    assert!(!out.exists(), "nothing is written");
+    match result {
+        Ok(_) => panic!("a lying node's witness was accepted"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn a_node_that_lies_about_a_balance_is_caught_naming_the_account() {
+    let target = coinbase();
+    let liar = target.clone();
+    let err = fetch_from_liar(move |method, reply| match reply {
+        Reply::Result(mut v)
+            if method == "eth_getProof"
+                && v["address"].as_str().map(str::to_lowercase) == Some(liar.clone()) =>
+        {
+            v["balance"] = Value::from("0x1");
+            Reply::Result(v)
+        }
+        other => other,
+    });
+    match &err {
+        FetchError::BadProof { what, .. } => {
+            assert!(what.to_lowercase().contains(&target), "{err}")
+        }
+        other => panic!("expected a bad proof, got {other}"),
+    }
+}
+
+#[test]
+fn a_proof_node_that_does_not_hash_is_rejected_naming_the_slot() {
+    let err = fetch_from_liar(|method, reply| match reply {
+        Reply::Result(mut v) if method == "eth_getProof" => {
+            if let Some(node) = v["storageProof"][0]["proof"][0].as_str() {
+                // Flip the last hex digit of the storage root node.
+                let mut node = node.to_owned();
+                let last = node.pop().unwrap();
+                node.push(if last == '0' { '1' } else { '0' });
+                v["storageProof"][0]["proof"][0] = Value::from(node);
+            }
+            Reply::Result(v)
+        }
+        other => other,
+    });
+    match &err {
+        FetchError::BadProof { what, .. } => assert!(what.starts_with("slot "), "{err}"),
+        other => panic!("expected a bad proof, got {other}"),
+    }
+}
