@@ -149,13 +149,15 @@ fn main() -> anyhow::Result<()> {
     );
 
     let path = workspace.join("BENCHMARKS.md");
-    // Proofs take minutes (devnet) to hours (a mainnet block on a CPU): this example does not
-    // rerun them. Their section, each figure under the command that measured it, is carried over.
-    if let Some(proofs) = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|old| proofs_section(&old))
-    {
-        md.push_str(&proofs);
+    // Proofs take minutes (devnet) to hours (a mainnet block on a CPU), and the fetch figures
+    // come from the tests crate's local node (`cargo bench -p tests --bench fetch`): this example
+    // does not rerun them. Their sections, each figure under the command that measured it, are
+    // carried over.
+    let old = std::fs::read_to_string(&path).unwrap_or_default();
+    for heading in ["## Proofs", "## Fetch"] {
+        if let Some(section) = carried_section(&old, heading) {
+            md.push_str(&section);
+        }
     }
     std::fs::write(&path, md)?;
     println!("wrote {}", path.display());
@@ -181,9 +183,9 @@ fn crypto_table(software: &RunReport, openvm: &RunReport, gas: u64) -> String {
     )
 }
 
-/// The `## Proofs` section of a BENCHMARKS.md, up to the next `## ` heading.
-fn proofs_section(md: &str) -> Option<String> {
-    let start = md.find("\n## Proofs")? + 1;
+/// The section of a BENCHMARKS.md under `heading`, up to the next `## ` heading.
+fn carried_section(md: &str, heading: &str) -> Option<String> {
+    let start = md.find(&format!("\n{heading}"))? + 1;
     let rest = &md[start..];
     let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 4);
     Some(format!("\n{}", rest[..end].trim_end()) + "\n")

@@ -19,7 +19,9 @@ use mpt::StateTrie;
 use program::ChainConfig;
 use serde_json::{json, Value};
 
-use crate::rpc::Reply;
+use std::sync::Arc;
+
+use crate::rpc::{block_param, MainnetNode, Reply, RpcServer};
 
 type Request = (String, Value, Sender<Reply>);
 
@@ -87,6 +89,33 @@ impl StateNode {
             .expect("state thread running");
         rx.recv().expect("state thread answers")
     }
+}
+
+/// A node with `<dir>/<id>` and its state, standard methods only (no `debug_*`); each
+/// answer passes through `edit`.
+pub fn standard_node(
+    dir: &Path,
+    id: &str,
+    chain: ChainConfig,
+    edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static,
+) -> (RpcServer, u64) {
+    let blocks = MainnetNode::load(dir, id);
+    let number = blocks.number;
+    let state = Arc::new(StateNode::load(dir, id, chain));
+    let server = RpcServer::start(move |method, params| {
+        let reply = match method {
+            m if m.starts_with("debug_") => Reply::Error(
+                -32601,
+                format!("the method {m} does not exist/is not available"),
+            ),
+            "eth_getBlockByNumber" if block_param(params) == Some(number) => {
+                blocks.answer(method, params)
+            }
+            _ => state.answer(method, params),
+        };
+        edit(method, reply)
+    });
+    (server, number)
 }
 
 /// A hex quantity (`"0x1a"`).

@@ -7,42 +7,14 @@
 //! slot.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Duration;
 
 use host::fetch::{fetch, BlockSource, FetchError, FetchOptions, WitnessSource};
 use program::ChainConfig;
 use serde_json::Value;
-use tests::rpc::{block_param, MainnetNode, Reply, RpcServer};
+use tests::rpc::Reply;
 use tests::shared_blocks_dir;
-use tests::state_rpc::StateNode;
-
-/// A node with `<dir>/<id>` and its state, standard methods only (no `debug_*`); each
-/// answer passes through `edit`.
-fn standard_node(
-    dir: &Path,
-    id: &str,
-    chain: ChainConfig,
-    edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static,
-) -> (RpcServer, u64) {
-    let blocks = MainnetNode::load(dir, id);
-    let number = blocks.number;
-    let state = Arc::new(StateNode::load(dir, id, chain));
-    let server = RpcServer::start(move |method, params| {
-        let reply = match method {
-            m if m.starts_with("debug_") => Reply::Error(
-                -32601,
-                format!("the method {m} does not exist/is not available"),
-            ),
-            "eth_getBlockByNumber" if block_param(params) == Some(number) => {
-                blocks.answer(method, params)
-            }
-            _ => state.answer(method, params),
-        };
-        edit(method, reply)
-    });
-    (server, number)
-}
+use tests::state_rpc::standard_node;
 
 fn options(source: WitnessSource) -> FetchOptions {
     FetchOptions {
