@@ -17,6 +17,8 @@ pub struct ProofWitness {
     pub witness: ExecutionWitness,
     /// Accounts proven in the parent's state.
     pub accounts: usize,
+    /// Their addresses.
+    pub addresses: Vec<alloy_primitives::Address>,
     /// Storage slots proven in the parent's state.
     pub slots: usize,
     /// Accounts and slots deleted, proven in the post-state.
@@ -77,6 +79,7 @@ pub fn proof_witness(
             headers: witness.headers.clone(),
         },
         accounts: valid.accessed.len(),
+        addresses: valid.accessed.keys().copied().collect(),
         slots,
         deleted,
         post_nodes,

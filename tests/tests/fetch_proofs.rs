@@ -140,3 +140,53 @@ fn a_proof_node_that_does_not_hash_is_rejected_naming_the_slot() {
         other => panic!("expected a bad proof, got {other}"),
     }
 }
+
+/// The fetcher completes a witness that lacks a node a deletion's collapse needs by the
+/// parent's proof of a key through that node's path (how it gets a branch sibling, which no
+/// post-state proof gives). 21882667's complete witness without one of the siblings its
+/// deletions fold into (a shallow one: the search costs ~16^depth hashes).
+#[test]
+fn a_missing_sibling_is_fetched_by_the_proof_of_a_key_through_its_path() {
+    let dir = shared_blocks_dir().join("mainnet");
+    let run = host::native::run_native(&dir, "21882667", None).unwrap();
+    let expected = run.verdict.clone().unwrap();
+    let data = &run.data;
+    let shaped = tests::proofs::proof_witness(&data.block_rlp, &data.witness, &run.chain);
+    // The complete witness's nodes no proof holds: the siblings. Drop one at a short path.
+    let proven: std::collections::HashSet<_> = shaped.witness.state.iter().collect();
+    let mut witness = data
+        .witness
+        .state
+        .iter()
+        .filter(|n| !proven.contains(n))
+        .find_map(|sibling| {
+            let mut witness = data.witness.clone();
+            witness.state.retain(|n| n != sibling);
+            match program::validate_block(&data.block_rlp, &witness, &run.chain) {
+                Err(program::ValidationError::StateUpdate(mpt::TrieError::Storage {
+                    source,
+                    ..
+                })) if matches!(*source, mpt::TrieError::MissingNode { path, .. } if path.0.len() <= 5) => {
+                    Some(witness)
+                }
+                _ => None,
+            }
+        })
+        .expect("a sibling at a path of at most 5 nibbles");
+
+    let (server, number) = standard_node(&dir, "21882667", run.chain.clone(), |_, r| r);
+    let requests = host::fetch::siblings::complete_witness(
+        &server.url,
+        options(WitnessSource::Proofs),
+        number - 1,
+        expected.pre_state_root,
+        shaped.addresses.clone(),
+        &data.block_rlp,
+        &run.chain,
+        &mut witness,
+    )
+    .unwrap();
+    assert_eq!(requests, 1, "one proof for the missing sibling");
+    let valid = program::validate_block(&data.block_rlp, &witness, &run.chain).unwrap();
+    assert_eq!(valid, expected);
+}

@@ -27,6 +27,7 @@ use crate::blocks::{self, BlockData};
 mod error;
 mod node;
 mod proofs;
+pub mod siblings;
 mod state;
 
 pub use error::FetchError;

@@ -10,6 +10,8 @@
 //!    nodes a deletion's collapse folds into (`mpt::trie::orphan` derives the sibling from
 //!    them). These go out concurrently, at most `concurrency` at a time.
 //! 4. The ancestor headers from the oldest block BLOCKHASH read up to the parent.
+//! 5. Any node validation still finds missing (a branch a collapse folds into), by the proof of
+//!    a key through its path ([`super::siblings`]).
 //!
 //! The result has `debug_executionWitness`'s shape; the caller validates it before writing it.
 
@@ -24,6 +26,7 @@ use futures_util::stream::{self, StreamExt};
 use program::{ChainConfig, ExecutionWitness};
 
 use super::node::Node;
+use super::siblings::{resolve_missing, Parent};
 use super::state::{verify_answer, RpcState};
 use super::FetchError;
 
@@ -176,6 +179,26 @@ pub(super) fn witness_from_proofs(
     nodes.retain(|n| seen.insert(n.clone()));
     let codes: Vec<Bytes> = state.codes.values().cloned().collect();
     let headers: Vec<Bytes> = headers.into_values().collect();
+    let mut witness = ExecutionWitness {
+        state: nodes,
+        codes,
+        headers,
+    };
+
+    // 5. What the proofs of the keys touched lack: a branch that a deletion's collapse needs.
+    let parent_state = Parent {
+        node,
+        runtime,
+        number: parent,
+        state_root: parent_root,
+        accounts: state.accounts.keys().copied().collect(),
+    };
+    stats.requests += resolve_missing(&parent_state, block_rlp, chain, &mut witness)?;
+    let ExecutionWitness {
+        state: nodes,
+        codes,
+        headers,
+    } = witness;
     stats.bytes += nodes
         .iter()
         .chain(&codes)
