@@ -186,8 +186,8 @@ pub fn print_fetched(data: &crate::blocks::BlockData, fetched: &FetchReport) {
     );
     match &fetched.witness.1 {
         Some(stats) => println!(
-            "  witness from proofs (eth_getProof): {} accounts, {} slots, {} deleted; {} requests, {} bytes of nodes, codes and headers",
-            stats.accounts, stats.slots, stats.deleted, stats.requests, stats.bytes
+            "  witness from proofs (eth_getProof): {} accounts, {} slots, {} deleted; {} requests ({} batches), {} bytes of nodes, codes and headers",
+            stats.accounts, stats.slots, stats.deleted, stats.requests, stats.batches, stats.bytes
         ),
         None => println!("  witness from debug_executionWitness"),
     }

@@ -35,10 +35,10 @@ fn main() {
         let stats = fetched.report.witness.1.expect("proof stats");
         let w = &fetched.data.witness;
         println!(
-            "{id} from proofs: {:.2} s, {} requests ({} HTTP), {} bytes of nodes, codes and headers; {} accounts, {} slots, {} deleted; witness {} nodes, {} codes, {} headers",
+            "{id} from proofs: {:.2} s, {} requests (the proofs after execution in {} batches), {} bytes of nodes, codes and headers; {} accounts, {} slots, {} deleted; witness {} nodes, {} codes, {} headers",
             elapsed.as_secs_f64(),
             stats.requests,
-            server.methods().len(),
+            stats.batches,
             stats.bytes,
             stats.accounts,
             stats.slots,

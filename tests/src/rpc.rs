@@ -40,8 +40,24 @@ pub struct RpcServer {
 }
 
 impl RpcServer {
-    /// Starts a server calling `handler(method, params)` for each request.
+    /// Starts a server calling `handler(method, params)` for each request, and for each entry
+    /// of a JSON-RPC batch.
     pub fn start(handler: impl Fn(&str, &Value) -> Reply + Send + Sync + 'static) -> Self {
+        Self::start_with(handler, true)
+    }
+
+    /// [`RpcServer::start`] for a node that answers a batch with one error (as some hosted
+    /// endpoints do).
+    pub fn start_without_batches(
+        handler: impl Fn(&str, &Value) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        Self::start_with(handler, false)
+    }
+
+    fn start_with(
+        handler: impl Fn(&str, &Value) -> Reply + Send + Sync + 'static,
+        batches: bool,
+    ) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1");
         let port = listener.local_addr().expect("local address").port();
         let seen = Arc::new(Mutex::new(Vec::new()));
@@ -55,7 +71,7 @@ impl RpcServer {
                 }
                 let Ok(stream) = stream else { continue };
                 let (handler, seen) = (handler.clone(), seen2.clone());
-                thread::spawn(move || serve(stream, &*handler, &seen));
+                thread::spawn(move || serve(stream, &*handler, &seen, batches));
             }
         });
         Self {
@@ -104,27 +120,32 @@ fn read_request(stream: &TcpStream) -> Option<Vec<u8>> {
     Some(body)
 }
 
-fn serve(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<String>>) {
+fn serve(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<String>>, batches: bool) {
     let Some(body) = read_request(&stream) else {
         return;
     };
     let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let method = request["method"].as_str().unwrap_or_default().to_owned();
-    seen.lock().expect("not poisoned").push(method.clone());
-    let mut reply = handler(&method, &request["params"]);
-    while let Reply::Delayed(pause, inner) = reply {
-        thread::sleep(pause);
-        reply = *inner;
-    }
-    let (status, body) = match reply {
-        Reply::Result(result) => (200, json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string()),
-        Reply::Error(code, message) => (
-            200,
-            json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": code, "message": message}})
-                .to_string(),
-        ),
-        Reply::Http(status) => (status, format!("status {status}")),
-        Reply::Delayed(..) => unreachable!("unwrapped above"),
+    let (status, body) = match request.as_array() {
+        Some(_) if !batches => {
+            seen.lock()
+                .expect("not poisoned")
+                .push("(batch)".to_owned());
+            let refused = json!({"jsonrpc": "2.0", "id": null,
+                "error": {"code": -32600, "message": "batch requests are not supported"}});
+            (200, refused.to_string())
+        }
+        Some(entries) => {
+            let answers: Vec<Value> = entries
+                .iter()
+                .map(|entry| match answer(entry, handler, seen) {
+                    (200, body) => serde_json::from_str(&body).expect("JSON answer"),
+                    (status, _) => json!({"jsonrpc": "2.0", "id": entry["id"],
+                        "error": {"code": -32000, "message": format!("status {status}")}}),
+                })
+                .collect();
+            (200, Value::Array(answers).to_string())
+        }
+        None => answer(&request, handler, seen),
     };
     let content_type = if status == 200 {
         "application/json"
@@ -137,6 +158,27 @@ fn serve(mut stream: TcpStream, handler: &Handler, seen: &Mutex<Vec<String>>) {
     );
     let _ = stream.write_all(head.as_bytes());
     let _ = stream.write_all(body.as_bytes());
+}
+
+/// The HTTP status and body answering one JSON-RPC request.
+fn answer(request: &Value, handler: &Handler, seen: &Mutex<Vec<String>>) -> (u16, String) {
+    let method = request["method"].as_str().unwrap_or_default().to_owned();
+    seen.lock().expect("not poisoned").push(method.clone());
+    let mut reply = handler(&method, &request["params"]);
+    while let Reply::Delayed(pause, inner) = reply {
+        thread::sleep(pause);
+        reply = *inner;
+    }
+    match reply {
+        Reply::Result(result) => (200, json!({"jsonrpc": "2.0", "id": request["id"], "result": result}).to_string()),
+        Reply::Error(code, message) => (
+            200,
+            json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": code, "message": message}})
+                .to_string(),
+        ),
+        Reply::Http(status) => (status, format!("status {status}")),
+        Reply::Delayed(..) => unreachable!("unwrapped above"),
+    }
 }
 
 /// The block number in `params[0]` (a hex quantity).

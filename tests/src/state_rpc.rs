@@ -99,10 +99,21 @@ pub fn standard_node(
     chain: ChainConfig,
     edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static,
 ) -> (RpcServer, u64) {
+    standard_node_with(dir, id, chain, edit, true)
+}
+
+/// [`standard_node`], taking JSON-RPC batches or not.
+pub fn standard_node_with(
+    dir: &Path,
+    id: &str,
+    chain: ChainConfig,
+    edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static,
+    batches: bool,
+) -> (RpcServer, u64) {
     let blocks = MainnetNode::load(dir, id);
     let number = blocks.number;
     let state = Arc::new(StateNode::load(dir, id, chain));
-    let server = RpcServer::start(move |method, params| {
+    let handler = move |method: &str, params: &Value| {
         let reply = match method {
             m if m.starts_with("debug_") => Reply::Error(
                 -32601,
@@ -114,7 +125,12 @@ pub fn standard_node(
             _ => state.answer(method, params),
         };
         edit(method, reply)
-    });
+    };
+    let server = if batches {
+        RpcServer::start(handler)
+    } else {
+        RpcServer::start_without_batches(handler)
+    };
     (server, number)
 }
 

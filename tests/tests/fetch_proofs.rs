@@ -14,7 +14,7 @@ use program::ChainConfig;
 use serde_json::Value;
 use tests::rpc::Reply;
 use tests::shared_blocks_dir;
-use tests::state_rpc::standard_node;
+use tests::state_rpc::{standard_node, standard_node_with};
 
 fn options(source: WitnessSource) -> FetchOptions {
     FetchOptions {
@@ -34,10 +34,15 @@ fn scratch(name: &str) -> PathBuf {
 
 /// Fetches `<dir>/<id>` from a standard node with `source`; checks the result against the
 /// debug witness's verdict and that the written files validate again.
-fn fetch_and_compare(dir: &Path, id: &str, source: WitnessSource) -> host::fetch::ProofStats {
+fn fetch_and_compare(
+    dir: &Path,
+    id: &str,
+    source: WitnessSource,
+    batches: bool,
+) -> host::fetch::ProofStats {
     let run = host::native::run_native(dir, id, None).unwrap();
     let expected = run.verdict.clone().unwrap();
-    let (server, number) = standard_node(dir, id, run.chain.clone(), |_, r| r);
+    let (server, number) = standard_node_with(dir, id, run.chain.clone(), |_, r| r, batches);
     let out = scratch(id);
     let fetched = fetch(&server.url, number, &out, &run.chain, options(source))
         .unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -59,15 +64,25 @@ fn fetch_and_compare(dir: &Path, id: &str, source: WitnessSource) -> host::fetch
 #[test]
 fn auto_falls_back_to_proofs_and_resolves_deletions_on_a_mainnet_block() {
     let dir = shared_blocks_dir().join("mainnet");
-    let stats = fetch_and_compare(&dir, "21882667", WitnessSource::Auto);
+    let stats = fetch_and_compare(&dir, "21882667", WitnessSource::Auto, true);
     assert!(stats.deleted > 0, "the block deletes slots: {stats:?}");
     assert!(stats.accounts > 100 && stats.slots > 100, "{stats:?}");
+    // The proofs of the accounts with slots read, and of the deleted keys, 16 to a batch.
+    assert!(stats.batches > 1, "{stats:?}");
+}
+
+#[test]
+fn a_node_that_refuses_batches_gets_single_requests() {
+    let dir = shared_blocks_dir().join("mainnet");
+    let stats = fetch_and_compare(&dir, "24171384", WitnessSource::Proofs, false);
+    assert_eq!(stats.batches, 0, "{stats:?}");
+    assert!(stats.deleted > 0, "{stats:?}");
 }
 
 #[test]
 fn the_devnet_from_its_whole_state_with_the_proofs_source() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let stats = fetch_and_compare(&dir, "devnet", WitnessSource::Proofs);
+    let stats = fetch_and_compare(&dir, "devnet", WitnessSource::Proofs, true);
     assert!(
         stats.accounts > 0 && stats.requests > stats.accounts,
         "{stats:?}"

@@ -27,6 +27,7 @@ use crate::blocks::{self, BlockData};
 mod error;
 mod node;
 mod proofs;
+mod requests;
 pub mod siblings;
 mod state;
 

@@ -72,7 +72,7 @@ impl Node {
         }
     }
 
-    fn classify(
+    pub(super) fn classify(
         &self,
         method: &'static str,
         block: u64,

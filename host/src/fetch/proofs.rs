@@ -16,18 +16,15 @@
 //! The result has `debug_executionWitness`'s shape; the caller validates it before writing it.
 
 use std::collections::BTreeSet;
-use std::future::IntoFuture;
-use std::io::Write as _;
 
-use alloy_primitives::{Address, Bytes, B256, U256};
-use alloy_provider::Provider;
-use alloy_rpc_types_eth::EIP1186AccountProofResponse;
+use alloy_primitives::{Bytes, B256, U256};
 use futures_util::stream::{self, StreamExt};
 use program::{ChainConfig, ExecutionWitness};
 
 use super::node::Node;
+use super::requests::{fetch_proofs, ProofRequest};
 use super::siblings::{resolve_missing, Parent};
-use super::state::{verify_answer, RpcState};
+use super::state::RpcState;
 use super::FetchError;
 
 /// What building a witness from proofs took.
@@ -41,17 +38,11 @@ pub struct ProofStats {
     pub deleted: usize,
     /// JSON-RPC requests answered (retries not counted).
     pub requests: usize,
+    /// HTTP requests that carried a batch of `eth_getProof`s (0: the node takes no batches).
+    pub batches: usize,
     /// Bytes of the nodes, codes and headers received (proofs overlap: more than the
     /// witness holds).
     pub bytes: usize,
-}
-
-/// One `eth_getProof` to make after execution.
-struct ProofRequest {
-    address: Address,
-    slots: Vec<B256>,
-    block: u64,
-    parent: u64,
 }
 
 /// The witness of `block_rlp` (block `number`) from `node`'s standard methods, with the
@@ -147,8 +138,9 @@ pub(super) fn witness_from_proofs(
         });
     }
     let roots = (parent_root, block.header.state_root);
-    let answers = runtime.block_on(fetch_proofs(node, requests, roots, concurrency))?;
+    let (answers, batches) = runtime.block_on(fetch_proofs(node, requests, roots, concurrency))?;
     stats.requests += answers.len();
+    stats.batches = batches;
     for answer in answers {
         nodes.extend(answer.account_proof);
         for slot in answer.storage_proof {
@@ -218,77 +210,4 @@ pub(super) fn witness_from_proofs(
         headers,
     };
     Ok((witness, keys, stats))
-}
-
-/// Makes `requests`, at most `concurrency` in flight; a terminal sees `done/total`.
-async fn fetch_proofs(
-    node: &Node,
-    requests: Vec<ProofRequest>,
-    (parent_root, post_root): (B256, B256),
-    concurrency: usize,
-) -> Result<Vec<EIP1186AccountProofResponse>, FetchError> {
-    let total = requests.len();
-    let tty = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let mut done = 0;
-    let mut answers = Vec::with_capacity(total);
-    let mut stream = stream::iter(requests)
-        .map(|r| async move {
-            node.call("eth_getProof", r.block, || {
-                node.provider
-                    .get_proof(r.address, r.slots.clone())
-                    .number(r.block)
-                    .into_future()
-            })
-            .await
-            .and_then(|answer| checked(answer, &r))
-            .and_then(|answer| {
-                // The parent's proofs against its state root; the block's against the root
-                // its header claims (which validation then checks).
-                let root = if r.block == r.parent {
-                    parent_root
-                } else {
-                    post_root
-                };
-                verify_answer(&answer, r.block, root).map(|()| answer)
-            })
-        })
-        .buffer_unordered(concurrency.max(1));
-    while let Some(answer) = stream.next().await {
-        answers.push(answer?);
-        done += 1;
-        if tty {
-            eprint!("\r  eth_getProof {done}/{total}");
-            let _ = std::io::stderr().flush();
-        }
-    }
-    if tty && total > 0 {
-        eprintln!();
-    }
-    Ok(answers)
-}
-
-/// An answer for the account and every slot asked for.
-fn checked(
-    answer: EIP1186AccountProofResponse,
-    request: &ProofRequest,
-) -> Result<EIP1186AccountProofResponse, FetchError> {
-    let bad = |reason: String| FetchError::BadResponse {
-        method: "eth_getProof",
-        reason,
-    };
-    if answer.address != request.address {
-        return Err(bad(format!(
-            "asked for {}, answered for {}",
-            request.address, answer.address
-        )));
-    }
-    if answer.storage_proof.len() != request.slots.len() {
-        return Err(bad(format!(
-            "{} storage proofs for the {} slots of {} asked for",
-            answer.storage_proof.len(),
-            request.slots.len(),
-            request.address
-        )));
-    }
-    Ok(answer)
 }
