@@ -23,6 +23,8 @@ pub struct ProofWitness {
     pub slots: usize,
     /// Accounts and slots deleted, proven in the post-state.
     pub deleted: usize,
+    /// Of which accounts.
+    pub deleted_accounts: usize,
     /// How many post-state proof nodes (of the deleted keys) went in.
     pub post_nodes: usize,
 }
@@ -38,7 +40,13 @@ pub fn proof_witness(
     let valid = program::validate_block_over(block_rlp, &witness.headers, &store, chain)
         .unwrap_or_else(|e| panic!("the complete witness must validate: {e}"));
     let mut pre = StateTrie::open(&store, valid.output.pre_state_root).expect("pre-state root");
-    let mut nodes: Vec<Vec<u8>> = Vec::new();
+    // The root node is needed even by a block that reads no account (a fetcher asks for the
+    // fee recipient's proof then).
+    let beneficiary = program::validate::decode_block(block_rlp)
+        .expect("valid block")
+        .header
+        .beneficiary;
+    let mut nodes: Vec<Vec<u8>> = pre.account_proof(beneficiary).expect("complete witness");
     let mut slots = 0;
     for (address, read) in &valid.accessed {
         nodes.extend(pre.account_proof(*address).expect("complete witness"));
@@ -51,11 +59,12 @@ pub fn proof_witness(
         }
     }
     let mut post = valid.post_state;
-    let (mut deleted, mut post_nodes) = (0, 0);
+    let (mut deleted, mut deleted_accounts, mut post_nodes) = (0, 0, 0);
     for (address, account) in &valid.bundle.state {
         let mut proofs = Vec::new();
         if account.info.is_none() {
             proofs.push(post.account_proof(*address).expect("post-state"));
+            deleted_accounts += 1;
         } else if !account.was_destroyed() {
             for (slot, value) in &account.storage {
                 if value.is_changed() && value.present_value.is_zero() {
@@ -82,6 +91,7 @@ pub fn proof_witness(
         addresses: valid.accessed.keys().copied().collect(),
         slots,
         deleted,
+        deleted_accounts,
         post_nodes,
     }
 }

@@ -205,3 +205,58 @@ fn a_missing_sibling_is_fetched_by_the_proof_of_a_key_through_its_path() {
     let valid = program::validate_block(&data.block_rlp, &witness, &run.chain).unwrap();
     assert_eq!(valid, expected);
 }
+
+/// An EF state test's block that empties accounts (and clears storage), served from its whole
+/// pre-state by a node with standard methods only: fetched with the proofs source, it gives the
+/// runner's verdict and roots.
+#[test]
+fn a_block_that_deletes_accounts_is_fetched_from_proofs() {
+    let root = shared_blocks_dir().join("../ef-tests/BlockchainTests/GeneralStateTests");
+    let files = host::ef_tests::discover(&[root]).unwrap();
+    let dir = scratch("ef-deletes");
+    let mut found = None;
+    for file in &files {
+        host::ef_tests::run_file_cases(file, |_| true, &mut |v| {
+            let Ok(output) = v.result else { return };
+            if found.is_some() || v.witness.headers.len() != 1 {
+                return;
+            }
+            let shaped = tests::proofs::proof_witness(v.block, v.witness, v.chain);
+            if shaped.deleted_accounts == 0 {
+                return;
+            }
+            // The block's files, as `host fetch` writes them.
+            let hex = |items: &[alloy_primitives::Bytes]| -> Vec<String> {
+                items.iter().map(|b| format!("{b}")).collect()
+            };
+            let witness = serde_json::json!({
+                "state": hex(&v.witness.state),
+                "codes": hex(&v.witness.codes),
+                "keys": [],
+                "headers": hex(&v.witness.headers),
+            });
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(dir.join("ef.block.rlp"), v.block).unwrap();
+            std::fs::write(dir.join("ef.witness.json"), witness.to_string()).unwrap();
+            found = Some((output.clone(), v.chain.clone(), shaped.deleted_accounts));
+        });
+        if found.is_some() {
+            break;
+        }
+    }
+    let (expected, chain, deleted) = found.expect("a block that deletes accounts");
+    let (server, number) = standard_node(&dir, "ef", chain.clone(), |_, r| r);
+    let out = dir.join("fetched");
+    let fetched = fetch(
+        &server.url,
+        number,
+        &out,
+        &chain,
+        options(WitnessSource::Auto),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fetched.report.output, expected);
+    let stats = fetched.report.witness.1.expect("from proofs");
+    assert!(stats.deleted >= deleted, "{stats:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -92,6 +92,14 @@ pub(super) fn witness_from_proofs(
         url: node.url.clone(),
         source: Box::new(source),
     })?;
+    // The state root's node, which validation opens, comes with any account's proof: a block
+    // that reads none gets its fee recipient's.
+    if state.accounts.is_empty() {
+        let _ = revm::Database::basic(&mut state, block.header.beneficiary);
+        if let Some(failure) = state.failure.take() {
+            return Err(failure);
+        }
+    }
     stats.accounts = state.accounts.len();
     stats.slots = state.slots.values().map(BTreeSet::len).sum();
     stats.requests += state.accounts.len() + state.codes.len() + state.headers.len() + stats.slots;
