@@ -238,7 +238,7 @@ fn a_block_that_deletes_accounts_is_fetched_from_proofs() {
             std::fs::create_dir_all(&dir).unwrap();
             std::fs::write(dir.join("ef.block.rlp"), v.block).unwrap();
             std::fs::write(dir.join("ef.witness.json"), witness.to_string()).unwrap();
-            found = Some((output.clone(), v.chain.clone(), shaped.deleted_accounts));
+            found = Some((*output, v.chain.clone(), shaped.deleted_accounts));
         });
         if found.is_some() {
             break;
