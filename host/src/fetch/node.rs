@@ -2,6 +2,7 @@
 //! the classification of its failures into [`FetchError`]s.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use alloy_consensus::TxEnvelope;
 use alloy_primitives::{Bytes, B256};
@@ -18,6 +19,8 @@ pub(super) struct Node {
     pub(super) url: String,
     pub(super) provider: RootProvider,
     options: FetchOptions,
+    /// JSON-RPC requests made (a batch's entries each; retries not counted).
+    requests: AtomicUsize,
 }
 
 const METHOD_NOT_FOUND: i64 = -32601;
@@ -39,10 +42,22 @@ impl Node {
             url: url.to_owned(),
             provider: RootProvider::new(RpcClient::new(transport, false)),
             options,
+            requests: AtomicUsize::new(0),
         })
     }
 
-    /// Runs `call` with retries; classifies the final error.
+    /// JSON-RPC requests made so far.
+    pub(super) fn requests(&self) -> usize {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// Counts `n` requests made without [`Node::call`] (or beyond its one: a batch's entries).
+    pub(super) fn count(&self, n: usize) {
+        self.requests.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Runs `call` with retries (one request, however many attempts); classifies the final
+    /// error.
     pub(super) async fn call<T, F, Fut>(
         &self,
         method: &'static str,
@@ -53,6 +68,7 @@ impl Node {
         F: Fn() -> Fut,
         Fut: Future<Output = Result<T, TransportError>>,
     {
+        self.count(1);
         let mut attempt = 0;
         loop {
             attempt += 1;

@@ -36,7 +36,8 @@ pub struct ProofStats {
     pub slots: usize,
     /// Accounts and slots the block deleted (proven in the post-state).
     pub deleted: usize,
-    /// JSON-RPC requests answered (retries not counted).
+    /// JSON-RPC requests made for the block and its witness: a batch's entries each, retries
+    /// not counted.
     pub requests: usize,
     /// HTTP requests that carried a batch of `eth_getProof`s (0: the node takes no batches).
     pub batches: usize,
@@ -73,7 +74,6 @@ pub(super) fn witness_from_proofs(
         )));
     }
     let mut stats = ProofStats {
-        requests: 2,
         bytes: parent_rlp.len(),
         ..ProofStats::default()
     };
@@ -102,7 +102,6 @@ pub(super) fn witness_from_proofs(
     }
     stats.accounts = state.accounts.len();
     stats.slots = state.slots.values().map(BTreeSet::len).sum();
-    stats.requests += state.accounts.len() + state.codes.len() + state.headers.len() + stats.slots;
 
     // 3. Proofs: at the parent for what was read, at the block for what was deleted.
     let key = |slot: &U256| B256::from(slot.to_be_bytes::<32>());
@@ -147,7 +146,6 @@ pub(super) fn witness_from_proofs(
     }
     let roots = (parent_root, block.header.state_root);
     let (answers, batches) = runtime.block_on(fetch_proofs(node, requests, roots, concurrency))?;
-    stats.requests += answers.len();
     stats.batches = batches;
     for answer in answers {
         nodes.extend(answer.account_proof);
@@ -163,7 +161,6 @@ pub(super) fn witness_from_proofs(
     let missing: Vec<u64> = (oldest..parent)
         .filter(|n| !headers.contains_key(n))
         .collect();
-    stats.requests += missing.len();
     let fetched = runtime.block_on(
         stream::iter(missing)
             .map(|n| async move { node.header(n).await.map(|(_, rlp)| (n, rlp)) })
@@ -193,7 +190,8 @@ pub(super) fn witness_from_proofs(
         state_root: parent_root,
         accounts: state.accounts.keys().copied().collect(),
     };
-    stats.requests += resolve_missing(&parent_state, block_rlp, chain, &mut witness)?;
+    resolve_missing(&parent_state, block_rlp, chain, &mut witness)?;
+    stats.requests = node.requests();
     let ExecutionWitness {
         state: nodes,
         codes,

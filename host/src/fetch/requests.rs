@@ -80,6 +80,7 @@ pub(super) async fn fetch_proofs(
     // No batches here: one by one.
     let mut stream = stream::iter(&requests)
         .map(|request| async move {
+            node.count(1);
             let result = node
                 .provider
                 .get_proof(request.address, request.slots.clone())
@@ -132,6 +133,8 @@ async fn batch(
     node: &Node,
     chunk: &[ProofRequest],
 ) -> TransportResult<Vec<TransportResult<EIP1186AccountProofResponse>>> {
+    // `Node::call` counted the batch as one request.
+    node.count(chunk.len().saturating_sub(1));
     let mut batch = alloy_rpc_client::BatchRequest::new(node.provider.client());
     let mut waiters = Vec::with_capacity(chunk.len());
     for r in chunk {

@@ -45,6 +45,7 @@ pub(super) struct RpcState<'a> {
     pub(super) headers: BTreeMap<u64, Bytes>,
     /// The first failure, typed (revm gets a [`DbError`] that only says the source failed).
     pub(super) failure: Option<FetchError>,
+
     error: Option<DbError>,
 }
 
