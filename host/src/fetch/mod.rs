@@ -138,11 +138,7 @@ pub fn fetch(
     chain: &ChainConfig,
     options: FetchOptions,
 ) -> Result<Fetched, FetchError> {
-    let node = Node::new(url, options)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(FetchError::Runtime)?;
+    let (node, runtime) = Node::with_runtime(url, options)?;
     let ((block_rlp, source), debug) = runtime.block_on(async {
         let block = node.block(number).await?;
         let debug = match options.source {

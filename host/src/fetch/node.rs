@@ -4,11 +4,12 @@
 use std::future::Future;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use alloy_consensus::TxEnvelope;
+use alloy_consensus::{Header, TxEnvelope};
 use alloy_primitives::{Bytes, B256};
 use alloy_provider::ext::DebugApi;
 use alloy_provider::{Provider, RootProvider};
 use alloy_rpc_client::RpcClient;
+use alloy_rpc_types_eth::Block;
 use alloy_transport::{RpcError, TransportError, TransportErrorKind};
 use alloy_transport_http::Http;
 
@@ -44,6 +45,19 @@ impl Node {
             options,
             requests: AtomicUsize::new(0),
         })
+    }
+
+    /// The node at `url` and the single-threaded runtime its requests run on.
+    pub(super) fn with_runtime(
+        url: &str,
+        options: FetchOptions,
+    ) -> Result<(Self, tokio::runtime::Runtime), FetchError> {
+        let node = Self::new(url, options)?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(FetchError::Runtime)?;
+        Ok((node, runtime))
     }
 
     /// JSON-RPC requests made so far.
@@ -178,56 +192,59 @@ impl Node {
     /// The header of block `number` with `eth_getBlockByNumber`: its hash (checked against the
     /// re-encoded header) and RLP.
     pub(super) async fn header(&self, number: u64) -> Result<(B256, Bytes), FetchError> {
-        const METHOD: &str = "eth_getBlockByNumber";
-        let block = self
-            .call(METHOD, number, || async {
-                self.provider.get_block_by_number(number.into()).await
-            })
-            .await?
-            .ok_or_else(|| FetchError::BlockNotFound {
-                block: number,
-                url: self.url.clone(),
-                method: METHOD,
-            })?;
-        super::state::checked_header(number, &block.header.inner, block.header.hash)
+        let block = self.block_by_number(number, false).await?;
+        let hash = checked_hash(number, &block.header.inner, block.header.hash)?;
+        Ok((hash, alloy_rlp::encode(&block.header.inner).into()))
     }
 
     async fn full_block(&self, number: u64) -> Result<Vec<u8>, FetchError> {
-        const METHOD: &str = "eth_getBlockByNumber";
-        let block = self
-            .call(METHOD, number, || async {
-                self.provider
-                    .get_block_by_number(number.into())
-                    .full()
-                    .await
-            })
-            .await?
-            .ok_or_else(|| FetchError::BlockNotFound {
-                block: number,
-                url: self.url.clone(),
-                method: METHOD,
-            })?;
-        let claimed: B256 = block.header.hash;
+        let block = self.block_by_number(number, true).await?;
         if !block.transactions.is_full() {
             return Err(FetchError::BadResponse {
-                method: METHOD,
+                method: BLOCK_BY_NUMBER,
                 reason: "transactions were not returned in full".into(),
             });
         }
+        checked_hash(number, &block.header.inner, block.header.hash)?;
         let block = block
             .into_consensus()
             .map_transactions(|tx| -> TxEnvelope { tx.into_inner() });
-        let got = program::validate::header_hash(&block.header);
-        if got != claimed {
-            return Err(FetchError::WrongBlock {
-                block: number,
-                reason: format!(
-                    "the re-encoded header hashes to {got}, the node says {claimed} (a header field this build does not know?)"
-                ),
-            });
-        }
         Ok(alloy_rlp::encode(&block))
     }
+
+    /// `eth_getBlockByNumber`, with full transactions or their hashes; not found is an error.
+    async fn block_by_number(&self, number: u64, full: bool) -> Result<Block, FetchError> {
+        self.call(BLOCK_BY_NUMBER, number, || async {
+            let request = self.provider.get_block_by_number(number.into());
+            if full {
+                request.full().await
+            } else {
+                request.await
+            }
+        })
+        .await?
+        .ok_or_else(|| FetchError::BlockNotFound {
+            block: number,
+            url: self.url.clone(),
+            method: BLOCK_BY_NUMBER,
+        })
+    }
+}
+
+const BLOCK_BY_NUMBER: &str = "eth_getBlockByNumber";
+
+/// The hash of `header` re-encoded, which must be the one the node claims for it.
+fn checked_hash(number: u64, header: &Header, claimed: B256) -> Result<B256, FetchError> {
+    let got = program::validate::header_hash(header);
+    if got != claimed {
+        return Err(FetchError::WrongBlock {
+            block: number,
+            reason: format!(
+                "the re-encoded header hashes to {got}, the node says {claimed} (a header field this build does not know?)"
+            ),
+        });
+    }
+    Ok(got)
 }
 
 /// Worth another attempt: the connection, a timeout, rate limiting, a server error.

@@ -51,9 +51,7 @@ pub(super) async fn fetch_proofs(
             .await?;
         if let Some(results) = taken {
             batches += 1;
-            for (result, request) in results.into_iter().zip(first) {
-                answers.push(answer(node, result, request, roots)?);
-            }
+            answers.extend(batch_answers(node, results, first, roots)?);
             progress.show(answers.len());
             let rest: Vec<&[ProofRequest]> = chunks.collect();
             let mut stream = stream::iter(rest)
@@ -61,11 +59,7 @@ pub(super) async fn fetch_proofs(
                     let results = node
                         .call("eth_getProof", chunk[0].block, || batch(node, chunk))
                         .await?;
-                    results
-                        .into_iter()
-                        .zip(chunk)
-                        .map(|(result, request)| answer(node, result, request, roots))
-                        .collect::<Result<Vec<_>, _>>()
+                    batch_answers(node, results, chunk, roots)
                 })
                 .buffer_unordered(concurrency.max(1));
             while let Some(chunk) = stream.next().await {
@@ -151,6 +145,20 @@ async fn batch(
         results.push(waiter.await);
     }
     Ok(results)
+}
+
+/// A batch's answers, each [`answer`]ed against its request.
+fn batch_answers(
+    node: &Node,
+    results: Vec<TransportResult<EIP1186AccountProofResponse>>,
+    chunk: &[ProofRequest],
+    roots: (B256, B256),
+) -> Result<Vec<EIP1186AccountProofResponse>, FetchError> {
+    results
+        .into_iter()
+        .zip(chunk)
+        .map(|(result, request)| answer(node, result, request, roots))
+        .collect()
 }
 
 /// An answer, classified if an error, then checked: for the account and slots asked for, and

@@ -131,11 +131,7 @@ pub fn complete_witness(
     chain: &ChainConfig,
     witness: &mut ExecutionWitness,
 ) -> Result<usize, FetchError> {
-    let node = Node::new(url, options)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(FetchError::Runtime)?;
+    let (node, runtime) = Node::with_runtime(url, options)?;
     let parent = Parent {
         node: &node,
         runtime: &runtime,

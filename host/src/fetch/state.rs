@@ -13,7 +13,6 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::IntoFuture;
 
-use alloy_consensus::Header;
 use alloy_primitives::{keccak256, Address, Bytes, B256, U256};
 use alloy_provider::Provider;
 use alloy_rpc_types_eth::EIP1186AccountProofResponse;
@@ -282,22 +281,4 @@ fn account_exists(answer: &EIP1186AccountProofResponse) -> bool {
         && answer.balance.is_zero()
         && matches!(answer.code_hash, KECCAK_EMPTY | B256::ZERO)
         && matches!(answer.storage_hash, EMPTY_ROOT_HASH | B256::ZERO))
-}
-
-/// `header`'s RLP, checked against the hash the node claims for it.
-pub(super) fn checked_header(
-    number: u64,
-    header: &Header,
-    claimed: B256,
-) -> Result<(B256, Bytes), FetchError> {
-    let hash = program::validate::header_hash(header);
-    if hash != claimed {
-        return Err(FetchError::WrongBlock {
-            block: number,
-            reason: format!(
-                "its re-encoded header hashes to {hash}, the node says {claimed} (a header field this build does not know?)"
-            ),
-        });
-    }
-    Ok((hash, alloy_rlp::encode(header).into()))
 }
