@@ -79,12 +79,12 @@ impl<'a> RpcState<'a> {
         }
     }
 
-    /// Keeps the first failure; revm gets a database error naming what was being read.
-    fn fail<T>(&mut self, what: String, failure: FetchError) -> Result<T, DbError> {
+    /// Keeps the first failure, which names what was being read; revm gets a
+    /// [`DbError::Unavailable`].
+    fn fail<T>(&mut self, failure: FetchError) -> Result<T, DbError> {
         self.failure.get_or_insert(failure);
-        let error = DbError::Unavailable(what);
-        self.error.get_or_insert_with(|| error.clone());
-        Err(error)
+        self.error.get_or_insert(DbError::Unavailable);
+        Err(DbError::Unavailable)
     }
 
     fn account(
@@ -102,12 +102,12 @@ impl<'a> RpcState<'a> {
             match answer {
                 Ok(answer) => {
                     if let Err(e) = verify_answer(&answer, parent, self.state_root) {
-                        return self.fail(format!("account {address}"), e);
+                        return self.fail(e);
                     }
                     let exists = account_exists(&answer);
                     self.accounts.insert(address, (answer, exists));
                 }
-                Err(e) => return self.fail(format!("account {address}"), e),
+                Err(e) => return self.fail(e),
             }
         }
         let (answer, exists) = &self.accounts[&address];
@@ -148,7 +148,7 @@ impl revm::Database for RpcState<'_> {
                     }));
                     let code = match answer {
                         Ok(code) => code,
-                        Err(e) => return self.fail(format!("code of {address}"), e),
+                        Err(e) => return self.fail(e),
                     };
                     if keccak256(&code) != code_hash {
                         let reason = format!(
@@ -159,7 +159,7 @@ impl revm::Database for RpcState<'_> {
                             method: "eth_getCode",
                             reason,
                         };
-                        return self.fail(format!("code of {address}"), e);
+                        return self.fail(e);
                     }
                     self.codes.insert(code_hash, code.clone());
                     code
@@ -207,7 +207,7 @@ impl revm::Database for RpcState<'_> {
             }));
         match answer {
             Ok(value) => Ok(value),
-            Err(e) => self.fail(format!("slot {slot} of {address}"), e),
+            Err(e) => self.fail(e),
         }
     }
 
@@ -218,7 +218,7 @@ impl revm::Database for RpcState<'_> {
                 self.headers.insert(number, rlp);
                 Ok(hash)
             }
-            Err(e) => self.fail(format!("the header of block {number}"), e),
+            Err(e) => self.fail(e),
         }
     }
 }
