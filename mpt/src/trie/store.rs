@@ -200,7 +200,9 @@ impl WitnessStore {
     }
 
     /// Pulls and hashes items until one hashes to `hash` (all of them when `None`); `None` once
-    /// the source is exhausted.
+    /// the source is exhausted. Always inlined into the hot lookup, whatever else calls it
+    /// ([`WitnessStore::items`]).
+    #[inline(always)]
     fn pull_until(&self, hash: Option<&B256>) -> Option<u32> {
         let mut source = self.source.borrow_mut();
         let mut items = self.items.borrow_mut();
