@@ -3,24 +3,15 @@
 //! folds into. The trie derives that sibling from the post-state nodes, and only by its hash
 //! (`mpt::trie::orphan`); roots are checked against alloy-trie's `HashBuilder`.
 
-use std::collections::BTreeMap;
-
 use alloy_primitives::{keccak256, B256};
-use alloy_trie::{HashBuilder, Nibbles};
+use alloy_trie::Nibbles;
 use mpt::trie::RawNode;
 use mpt::{Trie, TrieError, WitnessStore};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-type Model = BTreeMap<Vec<u8>, Vec<u8>>;
-
-fn reference_root(model: &Model) -> B256 {
-    let mut hb = HashBuilder::default();
-    for (k, v) in model {
-        hb.add_leaf(Nibbles::unpack(k), v);
-    }
-    hb.root()
-}
+mod common;
+use common::{reference_root, Model};
 
 /// The whole trie of `model`, to take proofs from.
 fn full_trie(model: &Model) -> Trie<'static> {

@@ -4,20 +4,13 @@
 use std::collections::BTreeMap;
 
 use alloy_primitives::{keccak256, Address, B256, U256};
-use alloy_trie::{HashBuilder, Nibbles, TrieAccount, EMPTY_ROOT_HASH, KECCAK_EMPTY};
+use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH, KECCAK_EMPTY};
 use mpt::{NodeError, StateTrie, Trie, TrieError, WitnessStore};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-type Model = BTreeMap<Vec<u8>, Vec<u8>>;
-
-fn reference_root(model: &Model) -> B256 {
-    let mut hb = HashBuilder::default();
-    for (k, v) in model {
-        hb.add_leaf(Nibbles::unpack(k), v);
-    }
-    hb.root()
-}
+mod common;
+use common::{reference_root, Model};
 
 fn random_key(rng: &mut SmallRng, key_len: usize, model: &Model) -> Vec<u8> {
     // Half the time reuse a present key, so updates and deletes hit.
