@@ -5,10 +5,16 @@
 //! what the guest reads, so it is kept plain: `(fork, condition)` pairs, RLP-encodable.
 //!
 //! A proof commits to the config through [`ChainConfig::digest`]: keccak256 of the RLP of its
-//! canonical form ([`ChainConfig::canonical`]: forks and blob schedules in activation order, one
-//! entry per fork, never-activating forks dropped), so two configs that select the same rules
-//! have the same digest whatever JSON or order they came from. A config whose blob parameters
-//! would divide by zero is refused ([`ChainConfig::check`]), on decoding too.
+//! canonical form ([`ChainConfig::canonical`]). Why one canonical form, and why the guest takes
+//! nothing else: a list can say the same thing several ways (order, a fork listed twice, a fork
+//! listed as never activating), and the lookups that validation runs read such a list one way
+//! (the first entry of a fork, `Never` included; the last blob entry of a fork) while any
+//! normalisation may read it another. A digest over a normalised copy would then commit to rules
+//! other than those that validated. So [`ChainConfig::canonical`] keeps exactly what the lookups
+//! select, and the guest's decoder ([`ChainConfig::decode_canonical`]) refuses every config that
+//! is not already canonical ([`ChainConfig::check_canonical`]): the guest validates under the
+//! very value whose bytes are digested. A config whose blob parameters would divide by zero is
+//! refused too ([`ChainConfig::check`]).
 
 use alloc::vec::Vec;
 use alloy_eips::eip7840::BlobParams;
@@ -145,6 +151,25 @@ pub enum ChainConfigError {
         /// Its maximum.
         max: u64,
     },
+    /// A fork is listed as never activating: the canonical form leaves it out (an unlisted fork
+    /// never activates).
+    #[error("fork {0} is listed as never activating: a canonical config leaves it out")]
+    NeverListed(EthereumHardfork),
+    /// A fork is listed twice or out of activation order.
+    #[error("fork {0} is listed twice or out of activation order")]
+    ForkOrder(EthereumHardfork),
+    /// A merge by total difficulty carries more than its activation block.
+    #[error("fork {0}: a canonical TTD condition holds its activation block only")]
+    TtdDetails(EthereumHardfork),
+    /// A fork's blob schedule is listed twice or out of activation order.
+    #[error("blob schedule of {0} is listed twice or out of activation order")]
+    BlobOrder(EthereumHardfork),
+    /// The encoding does not decode.
+    #[error("RLP: {0}")]
+    Rlp(alloy_rlp::Error),
+    /// Bytes follow the encoding.
+    #[error("{0} bytes after the encoded chain config")]
+    TrailingBytes(usize),
 }
 
 impl ChainConfig {
@@ -172,37 +197,73 @@ impl ChainConfig {
         Ok(())
     }
 
-    /// The same rules in one canonical form: forks and blob schedules sorted by activation
-    /// order, the first entry of a fork listed twice kept (the one lookups find), forks that
-    /// never activate dropped (an unlisted fork never activates either), and a merge by total
-    /// difficulty kept as its activation block alone (all that selects rules, and all the
-    /// encoding holds).
+    /// Refuses a config that is not in canonical form: forks strictly in activation order (so
+    /// each at most once), none listed as `Never`, a TTD condition holding its activation block
+    /// only, and blob schedules strictly in activation order. The guest validates only under
+    /// such a config, whose encoding is exactly what [`ChainConfig::digest`] hashes.
+    pub fn check_canonical(&self) -> Result<(), ChainConfigError> {
+        let mut last = None;
+        for &(fork, condition) in &self.forks {
+            if last.is_some_and(|l| fork_code(fork) <= l) {
+                return Err(ChainConfigError::ForkOrder(fork));
+            }
+            last = Some(fork_code(fork));
+            match condition {
+                ForkCondition::Never => return Err(ChainConfigError::NeverListed(fork)),
+                ForkCondition::TTD {
+                    fork_block,
+                    total_difficulty,
+                    ..
+                } if fork_block.is_some() || !total_difficulty.is_zero() => {
+                    return Err(ChainConfigError::TtdDetails(fork))
+                }
+                _ => {}
+            }
+        }
+        let mut last = None;
+        for &(fork, _) in &self.blob_schedule {
+            if last.is_some_and(|l| fork_code(fork) <= l) {
+                return Err(ChainConfigError::BlobOrder(fork));
+            }
+            last = Some(fork_code(fork));
+        }
+        Ok(())
+    }
+
+    /// The same rules in canonical form: what the lookups select, and nothing else. Of a fork
+    /// listed twice the first entry is kept, as [`EthereumHardforks::ethereum_fork_activation`]
+    /// finds it, and dropped when that entry is `Never` (an unlisted fork never activates); of a
+    /// blob schedule listed twice the last, as [`ChainConfig::blob_params_at`] finds it; both
+    /// sorted by activation order; a merge by total difficulty kept as its activation block
+    /// alone (all that selects rules, and all the encoding holds). Validation under the result
+    /// is validation under `self`, and the result passes [`ChainConfig::check_canonical`].
     pub fn canonical(&self) -> Self {
         let mut forks: Vec<(EthereumHardfork, ForkCondition)> = Vec::new();
-        for &(fork, condition) in &self.forks {
-            if condition != ForkCondition::Never && !forks.iter().any(|(f, _)| *f == fork) {
-                let condition = match condition {
-                    ForkCondition::TTD {
-                        activation_block_number,
-                        ..
-                    } => ForkCondition::TTD {
-                        activation_block_number,
-                        fork_block: None,
-                        total_difficulty: U256::ZERO,
-                    },
-                    other => other,
-                };
-                forks.push((fork, condition));
-            }
+        for &fork in &FORKS {
+            let condition = match self.ethereum_fork_activation(fork) {
+                ForkCondition::Never => continue,
+                ForkCondition::TTD {
+                    activation_block_number,
+                    ..
+                } => ForkCondition::TTD {
+                    activation_block_number,
+                    fork_block: None,
+                    total_difficulty: U256::ZERO,
+                },
+                other => other,
+            };
+            forks.push((fork, condition));
         }
-        forks.sort_by_key(|(fork, _)| fork_code(*fork));
-        let mut blob_schedule: Vec<(EthereumHardfork, BlobParams)> = Vec::new();
-        for &(fork, params) in &self.blob_schedule {
-            if !blob_schedule.iter().any(|(f, _)| *f == fork) {
-                blob_schedule.push((fork, params));
-            }
-        }
-        blob_schedule.sort_by_key(|(fork, _)| fork_code(*fork));
+        let blob_schedule = FORKS
+            .iter()
+            .filter_map(|&fork| {
+                self.blob_schedule
+                    .iter()
+                    .rev()
+                    .find(|(f, _)| *f == fork)
+                    .copied()
+            })
+            .collect();
         Self {
             chain_id: self.chain_id,
             forks,
@@ -211,7 +272,9 @@ impl ChainConfig {
         }
     }
 
-    /// keccak256 of the canonical form's RLP: what a proof commits to.
+    /// keccak256 of the canonical form's RLP: what a proof commits to. For a config that passes
+    /// [`ChainConfig::check_canonical`] (every config the guest accepts), the hash of its own
+    /// encoding.
     pub fn digest(&self) -> alloy_primitives::B256 {
         mpt::keccak::keccak256_rlp(&self.canonical())
     }
@@ -326,10 +389,23 @@ impl Encodable for ChainConfig {
     }
 }
 
-impl Decodable for ChainConfig {
-    /// Decodes the list form. A TTD condition keeps only its activation block, which is all
-    /// fork selection uses.
-    fn decode(buf: &mut &[u8]) -> alloy_rlp::Result<Self> {
+impl ChainConfig {
+    /// Decodes the guest's encoding of a config, refusing anything but the canonical form of a
+    /// usable config ([`ChainConfig::check_canonical`], [`ChainConfig::check`]) and any byte
+    /// after it. A TTD condition decodes with its activation block only, which is all fork
+    /// selection uses.
+    pub fn decode_canonical(bytes: &[u8]) -> Result<Self, ChainConfigError> {
+        let mut buf = bytes;
+        let config = Self::decode_list(&mut buf).map_err(ChainConfigError::Rlp)?;
+        if !buf.is_empty() {
+            return Err(ChainConfigError::TrailingBytes(buf.len()));
+        }
+        config.check_canonical()?;
+        config.check()?;
+        Ok(config)
+    }
+
+    fn decode_list(buf: &mut &[u8]) -> alloy_rlp::Result<Self> {
         let raw = ChainRlp::decode(buf)?;
         let forks = raw
             .forks
@@ -369,27 +445,28 @@ impl Decodable for ChainConfig {
         if raw.deposit_contract.len() > 1 {
             return Err(alloy_rlp::Error::Custom("more than one deposit contract"));
         }
-        let config = Self {
+        Ok(Self {
             chain_id: raw.chain_id,
             forks,
             blob_schedule,
             deposit_contract: raw.deposit_contract.first().copied(),
-        };
-        config.check().map_err(|_| {
-            alloy_rlp::Error::Custom("blob schedule with a zero maximum or fraction")
-        })?;
-        Ok(config)
+        })
     }
 }
 
 impl ChainConfig {
-    /// The latest fork active at a block (number, timestamp).
+    /// The latest fork active at a block (number, timestamp), each fork's activation read as
+    /// every other lookup reads it ([`EthereumHardforks::ethereum_fork_activation`]).
     pub fn fork_at(&self, number: u64, timestamp: u64) -> EthereumHardfork {
-        self.forks
+        FORKS
             .iter()
-            .filter(|(_, c)| c.active_at_block(number) || c.active_at_timestamp(timestamp))
-            .max_by_key(|(fork, _)| fork_code(*fork))
-            .map_or(EthereumHardfork::Frontier, |(fork, _)| *fork)
+            .rev()
+            .copied()
+            .find(|&fork| {
+                let condition = self.ethereum_fork_activation(fork);
+                condition.active_at_block(number) || condition.active_at_timestamp(timestamp)
+            })
+            .unwrap_or(EthereumHardfork::Frontier)
     }
 }
 
@@ -411,9 +488,213 @@ mod tests {
         assert_eq!(shuffled.digest(), mainnet.digest());
         assert_eq!(shuffled.canonical(), mainnet.canonical());
         // Decoding the encoding gives the same digest.
-        let bytes = alloy_rlp::encode(&mainnet);
-        let decoded = ChainConfig::decode(&mut bytes.as_slice()).unwrap();
+        let bytes = alloy_rlp::encode(mainnet.canonical());
+        let decoded = ChainConfig::decode_canonical(&bytes).unwrap();
         assert_eq!(decoded.digest(), mainnet.digest());
+        // The canonical form's digest is the hash of its own encoding.
+        assert_eq!(decoded.digest(), mpt::keccak256(&bytes));
+        // The shuffled list itself is not canonical: the guest refuses it.
+        let bytes = alloy_rlp::encode(&shuffled);
+        assert_eq!(
+            ChainConfig::decode_canonical(&bytes),
+            Err(ChainConfigError::ForkOrder(EthereumHardfork::Bpo1))
+        );
+    }
+
+    /// The review's two forgeries: each selected other rules than mainnet's while the old
+    /// `canonical` gave it mainnet's digest. Now the digest follows the rules the lookups
+    /// select, and the guest's decoder refuses both lists.
+    #[test]
+    fn a_never_entry_or_a_second_blob_entry_cannot_borrow_mainnets_digest() {
+        let mainnet = ChainConfig::mainnet();
+        let osaka_time = 1_764_798_551;
+        let mut never = mainnet.clone();
+        never
+            .forks
+            .insert(0, (EthereumHardfork::Osaka, ForkCondition::Never));
+        assert!(!never.is_osaka_active_at_timestamp(osaka_time));
+        assert!(!never.canonical().is_osaka_active_at_timestamp(osaka_time));
+        assert_ne!(never.digest(), mainnet.digest());
+        assert_eq!(
+            ChainConfig::decode_canonical(&alloy_rlp::encode(&never)),
+            Err(ChainConfigError::NeverListed(EthereumHardfork::Osaka))
+        );
+
+        let mut blobs = mainnet.clone();
+        let mut other = BlobParams::bpo1();
+        other.max_blob_count += 3;
+        blobs.blob_schedule.push((EthereumHardfork::Bpo1, other));
+        let at = 1_765_290_071 + 1;
+        assert_eq!(blobs.blob_params_at(at), Some(other));
+        assert_eq!(blobs.canonical().blob_params_at(at), Some(other));
+        assert_ne!(blobs.digest(), mainnet.digest());
+        assert_eq!(
+            ChainConfig::decode_canonical(&alloy_rlp::encode(&blobs)),
+            Err(ChainConfigError::BlobOrder(EthereumHardfork::Bpo1))
+        );
+        // The canonical forms of both decode, and keep their rules.
+        for config in [never, blobs] {
+            let canonical = config.canonical();
+            let decoded = ChainConfig::decode_canonical(&alloy_rlp::encode(&canonical)).unwrap();
+            assert_eq!(decoded, canonical);
+        }
+        // A merge condition with more than its block is not canonical either.
+        let mut ttd = mainnet.canonical();
+        for (_, condition) in &mut ttd.forks {
+            if let ForkCondition::TTD {
+                total_difficulty, ..
+            } = condition
+            {
+                *total_difficulty = U256::from(1);
+            }
+        }
+        assert_eq!(
+            ttd.check_canonical(),
+            Err(ChainConfigError::TtdDetails(EthereumHardfork::Paris))
+        );
+        let mut trailing = alloy_rlp::encode(mainnet.canonical());
+        trailing.push(0);
+        assert_eq!(
+            ChainConfig::decode_canonical(&trailing),
+            Err(ChainConfigError::TrailingBytes(1))
+        );
+    }
+
+    /// The timestamps and blocks where any fork of `config` activates, and one either side.
+    fn points(config: &ChainConfig) -> Vec<u64> {
+        let mut points = alloc::vec![0u64, u64::MAX];
+        for (_, condition) in &config.forks {
+            if let ForkCondition::Block(v)
+            | ForkCondition::Timestamp(v)
+            | ForkCondition::TTD {
+                activation_block_number: v,
+                ..
+            } = condition
+            {
+                points.extend([v.saturating_sub(1), *v, v.saturating_add(1)]);
+            }
+        }
+        points
+    }
+
+    /// Every lookup validation makes, at `points`.
+    fn lookups(
+        config: &ChainConfig,
+        points: &[u64],
+    ) -> Vec<(u64, EthereumHardfork, Option<BlobParams>, Vec<bool>)> {
+        points
+            .iter()
+            .copied()
+            .map(|p| {
+                let active = FORKS
+                    .iter()
+                    .flat_map(|&f| {
+                        [
+                            config.is_ethereum_fork_active_at_timestamp(f, p),
+                            config.is_ethereum_fork_active_at_block(f, p),
+                            config.ethereum_fork_activation(f) == ForkCondition::Never,
+                        ]
+                    })
+                    .collect();
+                (p, config.fork_at(p, p), config.blob_params_at(p), active)
+            })
+            .collect()
+    }
+
+    /// Random lists built from mainnet's and a devnet's: permuted, entries duplicated with other
+    /// conditions, `Never` entries added, blob entries duplicated or changed. Each one's
+    /// canonical form selects exactly its rules, is canonical, and round-trips through the
+    /// guest's decoder; the list itself decodes only when it already is its canonical form. Two
+    /// configs with one digest have one canonical form, hence the same rules.
+    #[test]
+    fn random_configs_are_refused_or_canonical_with_the_same_rules() {
+        use rand::{rngs::SmallRng, Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(24);
+        let conditions = [
+            ForkCondition::Never,
+            ForkCondition::Block(0),
+            ForkCondition::Block(5),
+            ForkCondition::Timestamp(0),
+            ForkCondition::Timestamp(15_000),
+            ForkCondition::Timestamp(1_764_798_551),
+        ];
+        let mut digests: alloc::collections::BTreeMap<alloy_primitives::B256, ChainConfig> =
+            Default::default();
+        let mut refused = 0;
+        for round in 0..2000 {
+            let mut config = ChainConfig::mainnet();
+            if round % 2 == 1 {
+                config = config.canonical();
+            }
+            for _ in 0..rng.random_range(0..4) {
+                match rng.random_range(0..6) {
+                    0 => {
+                        let k = rng.random_range(0..config.forks.len());
+                        let j = rng.random_range(0..config.forks.len());
+                        config.forks.swap(k, j);
+                    }
+                    1 => {
+                        let fork = FORKS[rng.random_range(0..FORKS.len())];
+                        let condition = conditions[rng.random_range(0..conditions.len())];
+                        let at = rng.random_range(0..=config.forks.len());
+                        config.forks.insert(at, (fork, condition));
+                    }
+                    2 => {
+                        let k = rng.random_range(0..config.forks.len());
+                        config.forks.remove(k);
+                    }
+                    3 => {
+                        let k = rng.random_range(0..config.blob_schedule.len());
+                        let mut entry = config.blob_schedule[k];
+                        entry.1.max_blob_count += rng.random_range(0..3);
+                        let at = rng.random_range(0..=config.blob_schedule.len());
+                        config.blob_schedule.insert(at, entry);
+                    }
+                    4 => {
+                        let k = rng.random_range(0..config.blob_schedule.len());
+                        config.blob_schedule[k].1.target_blob_count =
+                            rng.random_range(0..=config.blob_schedule[k].1.max_blob_count);
+                    }
+                    _ => {
+                        let k = rng.random_range(0..config.blob_schedule.len());
+                        let j = rng.random_range(0..config.blob_schedule.len());
+                        config.blob_schedule.swap(k, j);
+                    }
+                }
+            }
+            let canonical = config.canonical();
+            let at = points(&config);
+            assert_eq!(
+                lookups(&canonical, &at),
+                lookups(&config, &at),
+                "{config:?}"
+            );
+            assert_eq!(canonical.check_canonical(), Ok(()));
+            assert_eq!(canonical.canonical(), canonical);
+            let encoded = alloy_rlp::encode(&config);
+            match ChainConfig::decode_canonical(&encoded) {
+                // Accepted bytes are exactly the canonical form's (the encoding holds a merge's
+                // activation block only, so mainnet's TTD details never reach it).
+                Ok(decoded) => {
+                    assert_eq!(decoded, canonical, "a non-canonical list decoded");
+                    assert_eq!(encoded, alloy_rlp::encode(&canonical));
+                }
+                Err(_) => {
+                    assert_ne!(encoded, alloy_rlp::encode(&canonical));
+                    refused += 1;
+                }
+            }
+            let decoded = ChainConfig::decode_canonical(&alloy_rlp::encode(&canonical)).unwrap();
+            assert_eq!(decoded, canonical);
+            if let Some(seen) = digests.insert(config.digest(), canonical.clone()) {
+                assert_eq!(seen, canonical, "two rule sets share a digest");
+            }
+        }
+        assert!(
+            refused > 500 && digests.len() > 500,
+            "{refused} {}",
+            digests.len()
+        );
     }
 
     #[test]
@@ -469,7 +750,13 @@ mod tests {
                 })
             );
             let bytes = alloy_rlp::encode(&config);
-            assert!(ChainConfig::decode(&mut bytes.as_slice()).is_err());
+            assert_eq!(
+                ChainConfig::decode_canonical(&bytes),
+                Err(ChainConfigError::BlobParams {
+                    fork: EthereumHardfork::Cancun,
+                    field
+                })
+            );
         }
         assert_eq!(ChainConfig::mainnet().check(), Ok(()));
     }

@@ -26,7 +26,6 @@
 use alloc::boxed::Box;
 use alloc::vec::Vec;
 use alloy_primitives::Bytes;
-use alloy_rlp::{Decodable, Encodable};
 use mpt::trie::Item;
 use mpt::WitnessStore;
 
@@ -56,9 +55,10 @@ pub enum InputError {
     /// A frame's padding is not zero.
     #[error("malformed input: nonzero padding after the {0}")]
     Padding(&'static str),
-    /// The chain config does not decode.
-    #[error("malformed input: chain config: {0}")]
-    Rlp(alloy_rlp::Error),
+    /// The chain config does not decode, is not in canonical form, or cannot be validated
+    /// under: the guest validates only under the very config whose encoding it digests.
+    #[error("unusable input: chain config: {0}")]
+    Chain(crate::chain::ChainConfigError),
     /// Bytes follow the head's last field.
     #[error("{0} trailing bytes after the input's head")]
     TrailingBytes(usize),
@@ -157,11 +157,27 @@ pub struct GuestInput {
 
 /// The input items for `block` over `headers`, `chain` and the witness's byte strings `items`
 /// (trie nodes and bytecodes, each with whether it is a bytecode, in the order the guest should
-/// read them): the head, then one item per byte string.
+/// read them): the head, then one item per byte string. The chain config is written in its
+/// canonical form, the only one the guest accepts ([`ChainConfig::canonical`]: the same rules).
 pub fn guest_items<'a, I>(
     block: &[u8],
     headers: &[Bytes],
     chain: &ChainConfig,
+    items: I,
+) -> Vec<Vec<u8>>
+where
+    I: ExactSizeIterator<Item = (&'a [u8], bool)>,
+{
+    let chain = alloy_rlp::encode(chain.canonical());
+    guest_items_with_chain_rlp(block, headers, &chain, items)
+}
+
+/// [`guest_items`] with the chain config's frame given as bytes, as they are: how a test hands
+/// the guest a config that is not canonical, or not a config at all.
+pub fn guest_items_with_chain_rlp<'a, I>(
+    block: &[u8],
+    headers: &[Bytes],
+    chain_rlp: &[u8],
     items: I,
 ) -> Vec<Vec<u8>>
 where
@@ -174,13 +190,13 @@ where
             + 4
             + headers.iter().map(|h| 4 + h.len() + 3).sum::<usize>()
             + 4
-            + chain.length()
+            + chain_rlp.len()
             + 3
             + 4,
     );
     put_frame(&mut head, block);
     put_list(&mut head, headers);
-    put_frame(&mut head, &alloy_rlp::encode(chain));
+    put_frame(&mut head, chain_rlp);
     head.extend_from_slice(&(items.len() as u32).to_le_bytes());
     let mut out = Vec::with_capacity(1 + items.len());
     out.push(Vec::new());
@@ -226,11 +242,7 @@ impl GuestInput {
         let block = reader.frame("block")?;
         let headers = reader.list("witness headers")?;
         let chain_rlp = reader.frame("chain config")?;
-        let mut chain_buf: &[u8] = &chain_rlp;
-        let chain = ChainConfig::decode(&mut chain_buf).map_err(InputError::Rlp)?;
-        if !chain_buf.is_empty() {
-            return Err(InputError::Rlp(alloy_rlp::Error::UnexpectedLength));
-        }
+        let chain = ChainConfig::decode_canonical(&chain_rlp).map_err(InputError::Chain)?;
         let count = reader.word("witness item count")?;
         let codes = reader.frame("bytecode bits")?;
         if codes.len() != count.div_ceil(8)
@@ -378,6 +390,39 @@ mod tests {
         let mut trailing = head.clone();
         trailing.extend_from_slice(&[0; 4]);
         assert_eq!(with_head(&trailing), Err(InputError::TrailingBytes(4)));
+        // A chain config that is not canonical (Osaka listed as never activating, first) is
+        // refused, though its old normalised digest was mainnet's.
+        let mut never = ChainConfig::mainnet();
+        never.forks.insert(
+            0,
+            (
+                alloy_hardforks::EthereumHardfork::Osaka,
+                alloy_hardforks::ForkCondition::Never,
+            ),
+        );
+        let w = &input().witness;
+        let nodes = w.state.iter().map(|b| (b.as_ref(), false));
+        let all: Vec<_> = nodes
+            .chain(w.codes.iter().map(|b| (b.as_ref(), true)))
+            .collect();
+        let forged = guest_items_with_chain_rlp(
+            &[0xc0],
+            &w.headers,
+            &alloy_rlp::encode(&never),
+            all.clone().into_iter(),
+        );
+        assert_eq!(
+            GuestInput::from_items(&forged).map(drop),
+            Err(InputError::Chain(
+                crate::chain::ChainConfigError::NeverListed(
+                    alloy_hardforks::EthereumHardfork::Osaka
+                )
+            ))
+        );
+        // The same config written by the host is its canonical form, and accepted.
+        let written = guest_items(&[0xc0], &w.headers, &never, all.into_iter());
+        let decoded = GuestInput::from_items(&written).unwrap();
+        assert_eq!(decoded.chain, never.canonical());
         // Items missing or extra.
         assert_eq!(
             GuestInput::from_items(&items[..3]).map(drop),

@@ -46,7 +46,7 @@ pub fn discard<T>(value: T) {
     drop(value);
 }
 pub use error::{DbError, ValidationError, Verdict};
-pub use input::{guest_items, GuestInput, InputError, StatelessInput};
+pub use input::{guest_items, guest_items_with_chain_rlp, GuestInput, InputError, StatelessInput};
 pub use public::PublicValues;
 pub use validate::{decode_block, validate_block, validate_block_over, BlockOutput, ValidBlock};
 pub use witness::{ExecutionWitness, WitnessError};
