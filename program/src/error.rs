@@ -21,6 +21,10 @@ pub enum DbError {
     /// BLOCKHASH asked for a block whose header the witness does not carry.
     #[error("block hash of block {0} requested, but the witness has no such ancestor header")]
     MissingBlockHash(u64),
+    /// A pre-state code starts as an EIP-7702 delegation (`0xef01`) but is not one: no
+    /// execution can represent it (a custom pre-state can hold it; mainnet's cannot).
+    #[error("bytecode {0} starts with 0xef01 but is not an EIP-7702 delegation")]
+    MalformedCode(B256),
     /// The pre-state's source could not give what execution read (the host's fetcher over
     /// JSON-RPC, which keeps its own typed error; never the witness). No payload: a `String`
     /// here made every `DbError` carry drop glue through the guest's hot database paths
@@ -112,6 +116,14 @@ pub enum ValidationError {
         /// The block's.
         got: u64,
     },
+    /// The block is under a fork whose rules this verifier does not implement.
+    #[error("block {number} is under {fork}, whose rules this verifier does not implement")]
+    UnsupportedFork {
+        /// The block's number.
+        number: u64,
+        /// The fork.
+        fork: alloy_hardforks::EthereumHardfork,
+    },
     /// A field the fork requires is absent, or one it forbids is present.
     #[error("header field {field} must be {} at this fork", if *.required { "present" } else { "absent" })]
     ForkField {
@@ -155,6 +167,10 @@ pub enum ValidationError {
     /// revm / the block executor rejected the block (invalid transaction, failed system call).
     #[error("execution failed: {0}")]
     Execution(String),
+    /// From Prague on, a request contract (EIP-7002, EIP-7251) has no code when its end-of-block
+    /// system call runs.
+    #[error("system contract {0} has no code")]
+    SystemContractEmpty(alloy_primitives::Address),
     /// Gas used by execution differs from the header's.
     #[error("gas_used mismatch: header says {expected}, execution used {got}")]
     GasUsed {
@@ -243,6 +259,29 @@ impl Verdict {
         }
     }
 
+    /// The guest's exit code for it: 0 valid, 17 invalid, 18 unusable, 19 insufficient (16 plus
+    /// [`Verdict::exit_code`], so that none is a panic's 1).
+    pub const fn guest_exit_code(self) -> u8 {
+        16 + match self {
+            Self::Valid => return 0,
+            Self::Invalid => 1,
+            Self::Unusable => 2,
+            Self::Insufficient => 3,
+        }
+    }
+
+    /// The verdict a guest's exit code reports; `None` for any other code (a panic's 1, a trap).
+    pub fn from_guest_exit_code(code: u32) -> Option<Self> {
+        [
+            Self::Valid,
+            Self::Invalid,
+            Self::Unusable,
+            Self::Insufficient,
+        ]
+        .into_iter()
+        .find(|v| u32::from(v.guest_exit_code()) == code)
+    }
+
     /// The process exit status that reports it: 0 valid, 1 invalid, 2 unusable, 3 insufficient.
     pub fn exit_code(self) -> u8 {
         match self {
@@ -260,6 +299,7 @@ impl ValidationError {
     pub fn verdict(&self) -> Verdict {
         use ValidationError::*;
         match self {
+            MissingWitnessData(DbError::MalformedCode(_)) => Verdict::Unusable,
             Witness(_)
             | AncestorRlp { .. }
             | AncestorNumber { .. }
@@ -268,7 +308,7 @@ impl ValidationError {
             | ParentHash { .. }
             | MissingWitnessData(_)
             | StateUpdate(_) => Verdict::Insufficient,
-            Chain(_) | PreMerge(_) => Verdict::Unusable,
+            Chain(_) | PreMerge(_) | UnsupportedFork { .. } => Verdict::Unusable,
             BlockRlp(_)
             | BlobSidecarInBlock { .. }
             | HeaderField { .. }
@@ -279,6 +319,7 @@ impl ValidationError {
             | Withdrawals(_)
             | SenderRecovery { .. }
             | Execution(_)
+            | SystemContractEmpty(_)
             | GasUsed { .. }
             | BlobGasUsed { .. }
             | ReceiptsRoot { .. }

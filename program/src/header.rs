@@ -28,6 +28,13 @@ const MAX_EXTRA_DATA: usize = 32;
 /// EIP-7934 (Osaka): the largest block RLP.
 pub const MAX_RLP_BLOCK_SIZE: usize = 10_485_760 - 2_097_152;
 
+/// Forks whose rules this verifier does not implement: a block under one of them is unusable
+/// input, never valid under an older fork's rules.
+const UNSUPPORTED_FORKS: [alloy_hardforks::EthereumHardfork; 2] = [
+    alloy_hardforks::EthereumHardfork::Amsterdam,
+    alloy_hardforks::EthereumHardfork::Bogota,
+];
+
 /// Decodes the witness's ancestor headers and checks they form a chain: consecutive numbers,
 /// each `parent_hash` the keccak of the previous header's RLP. Returns the headers (parent last)
 /// and the block hashes they prove, by number, for BLOCKHASH.
@@ -51,10 +58,11 @@ pub fn decode_ancestors(
             });
         }
         if let Some(previous) = decoded.last() {
-            if header.number != previous.number + 1 {
+            // A parent at u64::MAX has no child: no number follows it.
+            if previous.number.checked_add(1) != Some(header.number) {
                 return Err(ValidationError::AncestorNumber {
                     index,
-                    expected: previous.number + 1,
+                    expected: previous.number.saturating_add(1),
                     got: header.number,
                 });
             }
@@ -82,8 +90,25 @@ pub fn validate_header(
     if !chain.is_paris_active_at_block(header.number) {
         return Err(ValidationError::PreMerge(header.number));
     }
-    if header.number != parent.number + 1 {
-        return Err(field("number", parent.number + 1, header.number));
+    if let Some(fork) = UNSUPPORTED_FORKS
+        .into_iter()
+        .find(|&fork| chain.is_ethereum_fork_active_at_timestamp(fork, header.timestamp))
+    {
+        return Err(ValidationError::UnsupportedFork {
+            number: header.number,
+            fork,
+        });
+    }
+    match parent.number.checked_add(1) {
+        Some(number) if number == header.number => {}
+        Some(number) => return Err(field("number", number, header.number)),
+        None => {
+            return Err(ValidationError::HeaderField {
+                field: "number",
+                expected: alloc::format!("none: the parent's number is {}", u64::MAX),
+                got: alloc::format!("{}", header.number),
+            })
+        }
     }
     if header.timestamp <= parent.timestamp {
         return Err(ValidationError::HeaderField {
@@ -162,6 +187,14 @@ pub fn validate_header(
         header.requests_hash.is_some(),
         chain.is_prague_active_at_timestamp(t),
     )?;
+    // Amsterdam's fields (EIP-7928, EIP-7843): alloy decodes them after `requests_hash`, and no
+    // fork this verifier validates defines them.
+    fork_field(
+        "block_access_list_hash",
+        header.block_access_list_hash.is_some(),
+        false,
+    )?;
+    fork_field("slot_number", header.slot_number.is_some(), false)?;
     if cancun {
         validate_blob_gas(header, parent, chain)?;
     }
@@ -362,6 +395,32 @@ mod tests {
         );
     }
 
+    /// A parent numbered u64::MAX has no child (`number + 1` overflowed before), and an
+    /// ancestor chain cannot pass it either.
+    #[test]
+    fn no_block_follows_u64_max() {
+        let mut parent = parent(SCHEDULES[2]);
+        parent.number = u64::MAX;
+        let mut header = child(&{
+            let mut p = parent.clone();
+            p.number = 0;
+            p
+        });
+        header.number = u64::MAX;
+        assert_eq!(
+            field_error(validate_header(&header, &parent, &ChainConfig::mainnet())),
+            "number"
+        );
+        let mut rlp = alloc::vec::Vec::new();
+        alloy_rlp::Encodable::encode(&parent, &mut rlp);
+        let mut second = alloc::vec::Vec::new();
+        alloy_rlp::Encodable::encode(&header, &mut second);
+        assert!(matches!(
+            decode_ancestors(&[rlp.into(), second.into()]),
+            Err(ValidationError::AncestorNumber { index: 1, .. })
+        ));
+    }
+
     #[test]
     fn number_follows_the_parent() {
         assert_eq!(
@@ -475,6 +534,93 @@ mod tests {
                 required: false
             })
         );
+    }
+
+    /// Amsterdam's two header fields, each at the boundary: an Osaka header (21 fields) with one
+    /// or both (22 or 23 fields, as alloy decodes them) is refused naming the field, and the same
+    /// header through RLP too; without them, valid.
+    #[test]
+    fn amsterdam_fields_are_refused_before_amsterdam() {
+        use alloy_rlp::Encodable;
+        assert_eq!(check(|_| {}), Ok(()));
+        let with_bal = |h: &mut Header| h.block_access_list_hash = Some(B256::repeat_byte(7));
+        let with_slot = |h: &mut Header| {
+            h.block_access_list_hash = Some(B256::ZERO);
+            h.slot_number = Some(1);
+        };
+        assert_eq!(
+            check(with_bal),
+            Err(ValidationError::ForkField {
+                field: "block_access_list_hash",
+                required: false
+            })
+        );
+        assert_eq!(
+            check(|h| {
+                with_slot(h);
+                h.block_access_list_hash = None;
+            }),
+            Err(ValidationError::ForkField {
+                field: "slot_number",
+                required: false
+            })
+        );
+        // The RLP of such headers decodes (so only this rule stands between them and "valid").
+        let parent = parent(SCHEDULES[2]);
+        for (edit, fields) in [
+            (with_bal as fn(&mut Header), 22),
+            (with_slot as fn(&mut Header), 23),
+        ] {
+            let mut header = child(&parent);
+            edit(&mut header);
+            let mut rlp = alloc::vec::Vec::new();
+            header.encode(&mut rlp);
+            let decoded = Header::decode(&mut rlp.as_slice()).unwrap();
+            assert_eq!(decoded, header);
+            assert_eq!(rlp_items(&rlp), fields);
+            assert!(matches!(
+                validate_header(&decoded, &parent, &ChainConfig::mainnet()),
+                Err(ValidationError::ForkField {
+                    required: false,
+                    ..
+                })
+            ));
+        }
+    }
+
+    /// The number of items in an RLP list.
+    fn rlp_items(rlp: &[u8]) -> usize {
+        let mut buf = rlp;
+        let header = alloy_rlp::Header::decode(&mut buf).unwrap();
+        let mut payload = &buf[..header.payload_length];
+        let mut count = 0;
+        while !payload.is_empty() {
+            let item = alloy_rlp::Header::decode(&mut payload).unwrap();
+            payload = &payload[item.payload_length..];
+            count += 1;
+        }
+        count
+    }
+
+    /// A block under a fork whose rules are not implemented is unusable input, never valid.
+    #[test]
+    fn amsterdam_blocks_are_unsupported() {
+        let mut chain = ChainConfig::mainnet();
+        chain.forks.push((
+            alloy_hardforks::EthereumHardfork::Amsterdam,
+            alloy_hardforks::ForkCondition::Timestamp(SCHEDULES[2]),
+        ));
+        let parent = parent(SCHEDULES[2]);
+        let header = child(&parent);
+        let err = validate_header(&header, &parent, &chain).unwrap_err();
+        assert_eq!(
+            err,
+            ValidationError::UnsupportedFork {
+                number: header.number,
+                fork: alloy_hardforks::EthereumHardfork::Amsterdam
+            }
+        );
+        assert_eq!(err.verdict(), crate::Verdict::Unusable);
     }
 
     #[test]
