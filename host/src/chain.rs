@@ -251,16 +251,20 @@ fn blob_schedule(
     schedule: &Value,
     forks: &[(EthereumHardfork, ForkCondition)],
 ) -> Result<Vec<(EthereumHardfork, BlobParams)>, ChainError> {
-    let mut out = Vec::new();
+    let mut out: Vec<(EthereumHardfork, BlobParams)> = Vec::new();
     for &(fork, _) in forks {
-        let Some(mut params) = default_blob_params(fork) else {
-            continue;
-        };
         let name = fork.name().to_lowercase();
         let entry = schedule
             .as_object()
             .and_then(|m| m.iter().find(|(k, _)| k.to_lowercase() == name))
             .map(|(_, v)| v);
+        // A blob-parameter-only fork without built-in defaults (BPO3 and later) that the
+        // schedule names: its entry over the previous schedule (the per-transaction cap and the
+        // EIP-7918 base cost carry over, as BPO forks change only target, max and fraction).
+        let inherited = entry.and(out.last().map(|(_, p)| *p));
+        let Some(mut params) = default_blob_params(fork).or(inherited) else {
+            continue;
+        };
         if let Some(entry) = entry {
             if let Some(v) = get(entry, "target") {
                 params.target_blob_count = number(v, "target")? as u64;
@@ -354,9 +358,117 @@ pub fn from_network(
     Ok(config)
 }
 
+/// A public chain from alloy-hardforks' activation tables: every fork the table gives, the merge
+/// at `merge_block` (by its activation block, as the encoding holds it), the default blob
+/// schedules, and `deposit_contract`.
+fn public_chain(
+    chain_id: u64,
+    merge_block: u64,
+    block: fn(EthereumHardfork) -> Option<u64>,
+    timestamp: fn(EthereumHardfork) -> Option<u64>,
+    deposit_contract: Address,
+) -> ChainConfig {
+    let shanghai = FORKS
+        .iter()
+        .position(|f| *f == EthereumHardfork::Shanghai)
+        .unwrap_or_default();
+    let forks = FORKS
+        .iter()
+        .enumerate()
+        .filter_map(|(at, &fork)| {
+            let condition = match fork {
+                EthereumHardfork::Paris => ForkCondition::TTD {
+                    activation_block_number: merge_block,
+                    fork_block: None,
+                    total_difficulty: U256::ZERO,
+                },
+                _ if at >= shanghai => ForkCondition::Timestamp(timestamp(fork)?),
+                _ => ForkCondition::Block(block(fork)?),
+            };
+            Some((fork, condition))
+        })
+        .collect();
+    ChainConfig {
+        chain_id,
+        forks,
+        blob_schedule: FORKS
+            .iter()
+            .filter_map(|&f| Some((f, default_blob_params(f)?)))
+            .collect(),
+        deposit_contract: Some(deposit_contract),
+    }
+}
+
+/// The chains a verifier knows by name (`--chain NAME`), each with its config: mainnet, the
+/// Sepolia and Hoodi testnets (alloy-hardforks' activations), and this project's devnet.
+pub fn known_chains() -> Vec<(&'static str, ChainConfig)> {
+    let sepolia = public_chain(
+        11_155_111,
+        1_450_409,
+        |f| f.sepolia_activation_block(),
+        |f| f.sepolia_activation_timestamp(),
+        alloy_primitives::address!("0x7f02C3E3c98b133055B8B348B2Ac625669Ed295D"),
+    );
+    let hoodi = public_chain(
+        560_048,
+        0,
+        |f| (f.hoodi_activation_timestamp() == Some(0)).then_some(0),
+        |f| f.hoodi_activation_timestamp(),
+        alloy_eips::eip6110::MAINNET_DEPOSIT_CONTRACT_ADDRESS,
+    );
+    let devnet = crate::gen::Devnet::new()
+        .map(|d| d.chain)
+        .expect("the devnet's config is built in");
+    vec![
+        ("mainnet", ChainConfig::mainnet()),
+        ("sepolia", sepolia),
+        ("hoodi", hoodi),
+        ("devnet", devnet),
+    ]
+}
+
+/// The known chain whose config has `digest`, by name.
+pub fn known_chain_of(digest: alloy_primitives::B256) -> Option<&'static str> {
+    known_chains()
+        .into_iter()
+        .find(|(_, config)| config.digest() == digest)
+        .map(|(name, _)| name)
+}
+
+/// `--chain`'s value: a known chain's name ([`known_chains`]) or a chain config file.
+pub fn named_or_file(value: &str) -> Result<(ChainConfig, String), ChainError> {
+    if let Some((name, config)) = known_chains().into_iter().find(|(n, _)| *n == value) {
+        return Ok((config, name.to_owned()));
+    }
+    let path = std::path::Path::new(value);
+    Ok((from_file(path)?, path.display().to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The known chains are told apart by their digests, and each is found by it.
+    #[test]
+    fn known_chains_have_distinct_digests() {
+        use alloy_hardforks::EthereumHardforks;
+        let chains = known_chains();
+        for (name, config) in &chains {
+            assert_eq!(known_chain_of(config.digest()), Some(*name));
+            assert_eq!(config.check_canonical(), Ok(()), "{name}");
+        }
+        let digests: std::collections::BTreeSet<_> =
+            chains.iter().map(|(_, c)| c.digest()).collect();
+        assert_eq!(digests.len(), chains.len());
+        let (_, sepolia) = &chains[1];
+        assert!(sepolia.is_osaka_active_at_timestamp(1_760_427_360));
+        assert!(sepolia.is_paris_active_at_block(1_450_409));
+        assert!(!sepolia.is_paris_active_at_block(1_450_408));
+        let (_, hoodi) = &chains[2];
+        assert!(hoodi.is_cancun_active_at_timestamp(0));
+        assert!(hoodi.is_prague_active_at_timestamp(1_742_999_832));
+        assert!(!hoodi.is_prague_active_at_timestamp(1_742_999_831));
+    }
 
     /// go-ethereum's published mainnet `config`: a terminal total difficulty already passed,
     /// no merge block, the TTD a bare JSON number over u64.

@@ -14,12 +14,15 @@ use alloy_consensus::transaction::Recovered;
 use alloy_consensus::{Block, ReceiptEnvelope, TxEnvelope};
 use alloy_eips::eip7702::constants::SECP256K1N_HALF;
 use alloy_eips::eip7702::{RecoveredAuthority, RecoveredAuthorization, SignedAuthorization};
-use alloy_evm::block::{BlockExecutionResult, BlockExecutor};
+use alloy_evm::block::{BlockExecutionError, BlockExecutionResult, BlockExecutor};
 use alloy_evm::eth::{
     receipt_builder::AlloyReceiptBuilder, EthBlockExecutionCtx, EthBlockExecutor,
 };
+use alloy_evm::Evm;
 use alloy_evm::EvmEnv;
 use alloy_evm::FromRecoveredTx;
+use alloy_hardforks::EthereumHardforks;
+use alloy_primitives::Address;
 use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH};
 use mpt::{StateTrie, TrieError};
 use revm::context::either::Either;
@@ -96,9 +99,18 @@ pub fn execute<DB: PreState>(
         tx_count_hint: Some(senders.len()),
         slot_number: None,
     };
-    let executor = EthBlockExecutor::new(evm, ctx, chain, AlloyReceiptBuilder::default());
-    let txs = senders.iter().map(|tx| (tx_env(tx), *tx));
-    let result = executor.execute_block(txs);
+    let mut executor = EthBlockExecutor::new(evm, ctx, chain, AlloyReceiptBuilder::default());
+    let prague = chain.is_prague_active_at_timestamp(header.timestamp);
+    let result = (|| -> Result<_, Failure> {
+        executor.apply_pre_execution_changes()?;
+        for tx in senders {
+            executor.execute_transaction((tx_env(tx), *tx))?;
+        }
+        if prague {
+            check_request_contracts(executor.evm_mut().db_mut())?;
+        }
+        Ok(executor.apply_post_execution_changes()?)
+    })();
     state.merge_transitions(BundleRetention::PlainState);
     let bundle = state.take_bundle();
     drop(state);
@@ -113,9 +125,48 @@ pub fn execute<DB: PreState>(
         // A witness gap surfaces as its typed error, not the executor's string.
         Err(e) => Err(match db.first_error().take() {
             Some(missing) => ValidationError::MissingWitnessData(missing),
-            None => ValidationError::Execution(e.to_string()),
+            None => match e {
+                Failure::Contract(address) => ValidationError::SystemContractEmpty(address),
+                Failure::Executor(e) => ValidationError::Execution(e.to_string()),
+            },
         }),
     }
+}
+
+/// Why execution stopped.
+enum Failure {
+    /// A request contract has no code.
+    Contract(Address),
+    /// The block executor failed (an invalid transaction, a failed system call, a witness gap).
+    Executor(BlockExecutionError),
+}
+
+impl From<BlockExecutionError> for Failure {
+    fn from(e: BlockExecutionError) -> Self {
+        Self::Executor(e)
+    }
+}
+
+/// From Prague on, the block is invalid when a request contract (EIP-7002 withdrawals, EIP-7251
+/// consolidations) has no code at the end of the block, where its system call runs: the
+/// execution specs' `process_checked_system_transaction`. alloy-evm calls an empty account and
+/// gets an empty, successful result, so the check is made here. (The EIP-2935 and EIP-4788
+/// calls are unchecked: with no code there they do nothing, and the block stays valid.)
+fn check_request_contracts<DB: revm::Database>(db: &mut DB) -> Result<(), Failure>
+where
+    DB::Error: core::error::Error + Send + Sync + 'static,
+{
+    for address in [
+        alloy_eips::eip7002::WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS,
+        alloy_eips::eip7251::CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS,
+    ] {
+        // A read that fails is a witness gap: the caller reports the database's own error.
+        let info = db.basic(address).map_err(BlockExecutionError::other)?;
+        if info.is_none_or(|info| info.is_empty_code_hash()) {
+            return Err(Failure::Contract(address));
+        }
+    }
+    Ok(())
 }
 
 /// Writes revm's bundle into the trie. Writes go before deletions, so a branch that loses

@@ -8,7 +8,9 @@
 //! only ever added: a subtree a block did not touch is still referenced by hash and still in
 //! the set, and the validator reaches only what lies under its parent's state root, so blocks
 //! on side chains run as well as on the main one. A rejected block is not added; the head is
-//! the last valid block imported, as a client that follows the fixture's order has it.
+//! the last valid block imported, as a client that follows the fixture's order has it. A block
+//! whose parent the chain does not have is rejected by the runner, as a client's import does
+//! (rule `chain.unknown_parent`): no witness exists for it.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -154,6 +156,15 @@ fn header_rlp(block: &[u8]) -> Result<Bytes, alloy_rlp::Error> {
     Ok(Bytes::copy_from_slice(&block[range]))
 }
 
+/// The parent hash of a block RLP; `None` when its header does not decode (the validator then
+/// names the error).
+fn parent_of(block: &[u8]) -> Option<B256> {
+    let header = header_rlp(block).ok()?;
+    alloy_consensus::Header::decode(&mut header.as_ref())
+        .ok()
+        .map(|h| h.parent_hash)
+}
+
 /// A block's `rlp` field as bytes; `None` when it is not hex (a case about undecodable blocks).
 fn block_bytes(value: &serde_json::Value) -> Option<Bytes> {
     value.as_str().and_then(|s| s.parse().ok())
@@ -203,6 +214,33 @@ pub(crate) fn run_case(
 
     for (index, block) in case.blocks.iter().enumerate() {
         let expect = block.expect_exception.clone();
+        // A block whose parent the chain does not have is rejected by the chain itself, as a
+        // client's import rejects it: no witness can be made for it, so the stateless
+        // validator is not asked (it could only say "insufficient").
+        if let Some(parent) = block_bytes(&block.rlp)
+            .and_then(|rlp| parent_of(&rlp))
+            .filter(|parent| !world.headers.contains_key(parent))
+        {
+            results.push(BlockResult {
+                index,
+                verdict: Verdict::Invalid.name(),
+                error: Some(format!(
+                    "unknown parent {parent}: the chain has no such block"
+                )),
+                rule: Some("chain.unknown_parent"),
+                exception_match: expect.as_ref().map(|e| e.contains("UNKNOWN_PARENT")),
+                expect_exception: expect.clone(),
+            });
+            match expect {
+                Some(_) => continue,
+                None => {
+                    return fail(
+                        format!("block {index}: expected valid, its parent {parent} is unknown"),
+                        results,
+                    )
+                }
+            }
+        }
         let verdict = match block_bytes(&block.rlp) {
             Some(rlp) => apply_block(&mut world, &rlp, chain, observe),
             None => Err(ValidationError::BlockRlp(alloy_rlp::Error::Custom(
@@ -222,7 +260,17 @@ pub(crate) fn run_case(
         };
         results.push(result);
         match (expect, verdict) {
-            (None, Ok(())) | (Some(_), Err(_)) => {}
+            (None, Ok(())) => {}
+            (Some(_), Err(e)) if e.verdict() == Verdict::Invalid => {}
+            (Some(expected), Err(e)) => {
+                return fail(
+                    format!(
+                        "block {index}: expected {expected} (invalid), got {}: {e}",
+                        e.verdict().name()
+                    ),
+                    results,
+                )
+            }
             (Some(expected), Ok(())) => {
                 return fail(
                     format!("block {index}: expected {expected}, got valid"),

@@ -21,6 +21,8 @@ pub fn rule(error: &ValidationError) -> &'static str {
         }
         ParentHash { .. } => "header.parent_hash",
         PreMerge(_) => "pre_merge",
+        UnsupportedFork { .. } => "unsupported_fork",
+        SystemContractEmpty(_) => "system_contract",
         HeaderField { field, .. } => match *field {
             "number" => "header.number",
             "timestamp" => "header.timestamp",
@@ -89,6 +91,9 @@ fn rules_for(name: &str) -> &'static [&'static str] {
         "INVALID_LOG_BLOOM" => &["logs_bloom"],
         "INVALID_TRANSACTIONS_ROOT" => &["body.transactions_root"],
         "INVALID_WITHDRAWALS_ROOT" => &["body.withdrawals_root"],
+        "SYSTEM_CONTRACT_EMPTY" => &["system_contract"],
+        "SYSTEM_CONTRACT_CALL_FAILED" => &["transaction"],
+        "INVALID_REQUESTS" => &["requests_hash"],
         // The runner has no header with that hash: the witness gets no parent.
         "UNKNOWN_PARENT" | "UNKNOWN_PARENT_ZERO" => &["header.parent_hash", "witness"],
         "INVALID_DIFFICULTY" | "IMPORT_IMPOSSIBLE_DIFFICULTY_OVER_PARIS" => &["header.difficulty"],

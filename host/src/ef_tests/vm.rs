@@ -6,7 +6,8 @@
 //! cases that run (post-merge), and always at least one multi-block chain. Each sampled case runs
 //! natively as in a full run; every block it validates is then executed by the block guest
 //! (built once) on the same input: a block valid natively must reveal the native run's
-//! [`PublicValues`], and a rejected one must end the guest without public values.
+//! [`PublicValues`], and a rejected one must end the guest without public values, with the
+//! native verdict as its exit code (a build failure, a trap or a panic is a failure).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,15 +15,17 @@ use std::path::{Path, PathBuf};
 use program::{PublicValues, StatelessInput};
 use serde::Serialize;
 
-use super::{case_chain, read_cases, run_file_cases, Outcome, Validated};
+use super::{case_chain, fixtures, read_cases, run_fixture_cases, Outcome, Validated};
 use crate::guest::{Crypto, GuestSpec, Keccak};
 use crate::vm::{Vm, VmError};
 
 /// A case picked for the sample.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SampledCase {
-    /// The fixture file.
+    /// The fixture: a file, or an archive entry behind its archive's path.
     pub file: PathBuf,
+    /// The source it is read from (the file itself, or the archive).
+    pub source: PathBuf,
     /// The case's name.
     pub name: String,
     /// How many blocks it has.
@@ -32,21 +35,25 @@ pub struct SampledCase {
 /// Picks `k` cases from `files` (see the module doc).
 pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
     let mut folders: BTreeMap<PathBuf, Vec<SampledCase>> = BTreeMap::new();
-    for file in files {
-        let Ok(cases) = read_cases(file) else {
-            continue;
-        };
-        for (name, case) in cases {
-            if case_chain(&case).is_err() {
-                continue;
+    for source in files {
+        // A source that does not read has no case to sample (the full run reports it).
+        let _ = fixtures::for_each(source, &mut |file, bytes| {
+            let Ok(cases) = read_cases(&bytes) else {
+                return;
+            };
+            for (name, case) in cases {
+                if case_chain(&case).is_err() {
+                    continue;
+                }
+                let folder = file.parent().unwrap_or(Path::new("")).to_owned();
+                folders.entry(folder).or_default().push(SampledCase {
+                    file: file.clone(),
+                    source: source.clone(),
+                    name,
+                    blocks: case.blocks.len(),
+                });
             }
-            let folder = file.parent().unwrap_or(Path::new("")).to_owned();
-            folders.entry(folder).or_default().push(SampledCase {
-                file: file.clone(),
-                name,
-                blocks: case.blocks.len(),
-            });
-        }
+        });
     }
     // Ordered by the folder's last two names, so the sample is the same whatever path the
     // corpus is reached by.
@@ -135,7 +142,18 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
                             .push(format!("{label}: the guest revealed other public values"));
                     }
                 }
-                (Err(_), Err(_)) => out.rejected_blocks += 1,
+                (Err(native), Err(VmError::Refused(guest))) if native.verdict() == *guest => {
+                    out.rejected_blocks += 1
+                }
+                (Err(native), Err(VmError::Refused(guest))) => out.failures.push(format!(
+                    "{label}: {} natively ({native}), {} in the guest",
+                    native.verdict().name(),
+                    guest.name()
+                )),
+                (Err(native), Err(e)) => out.failures.push(format!(
+                    "{label}: {} natively ({native}), the guest failed: {e}",
+                    native.verdict().name()
+                )),
                 (Ok(_), Err(e)) => out
                     .failures
                     .push(format!("{label}: valid natively, the guest failed: {e}")),
@@ -145,7 +163,20 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
             }
         };
         let name = case.name.clone();
-        for result in run_file_cases(&case.file, |n| n == name, &mut check) {
+        let mut results = Vec::new();
+        let read = fixtures::for_each(&case.source, &mut |file, bytes| {
+            if file == case.file {
+                results.extend(run_fixture_cases(&file, &bytes, &|n| n == name, &mut check));
+            }
+        });
+        if let Err((file, reason)) = read {
+            out.failures.push(format!("{}: {reason}", file.display()));
+        }
+        if results.is_empty() {
+            out.failures
+                .push(format!("{} {}: not found", case.file.display(), case.name));
+        }
+        for result in results {
             if let Outcome::Failed(reason) = result.outcome {
                 out.failures
                     .push(format!("{} {}: {reason}", case.file.display(), case.name));
