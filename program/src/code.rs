@@ -13,27 +13,33 @@
 use mpt::trie::Item;
 use revm::bytecode::bitvec::{bitvec, order::Lsb0, vec::BitVec};
 use revm::bytecode::eip7702::EIP7702_MAGIC_BYTES;
-use revm::bytecode::{opcode, Bytecode, JumpTable};
+use revm::bytecode::{opcode, Bytecode, BytecodeDecodeError, JumpTable};
 
 /// Zero bytes the guest reads after each bytecode: at least revm's largest padding (a trailing
 /// `PUSH32` with no immediate: 32 bytes, then a `STOP`), rounded up to a word.
 pub const CODE_PADDING: usize = 36;
 
-/// The bytecode `item` holds, as revm would make it from `item.buffer[..item.len]`.
-pub fn bytecode(item: Item) -> Bytecode {
+/// The bytecode `item` holds, as revm would make it from `item.buffer[..item.len]`; an error for
+/// a code that starts as an EIP-7702 delegation (`0xef01`) but is not one, which revm cannot
+/// represent (its `new_raw` panics on it). A custom pre-state can hold such a code.
+pub fn bytecode(item: Item) -> Result<Bytecode, BytecodeDecodeError> {
     let Item { buffer, len } = item;
     let code = &buffer[..len];
     let padded = buffer
         .get(len..len + CODE_PADDING)
         .is_some_and(|pad| pad.iter().all(|&b| b == 0));
     if !padded || code.is_empty() || code.starts_with(EIP7702_MAGIC_BYTES) {
-        return Bytecode::new_raw(buffer.slice(..len));
+        return Bytecode::new_raw_checked(buffer.slice(..len));
     }
     let (jumps, padding) = analyze(code);
     // SAFETY: `buffer[len..len + padding]` exists and is zero (checked above:
     // `padding <= CODE_PADDING`), which is exactly the padding `analyze_legacy` would append,
     // so execution reads within the buffer, and reads the same bytes, as with revm's copy.
-    unsafe { Bytecode::new_analyzed(buffer.slice(..len + padding), len, JumpTable::new(jumps)) }
+    Ok(
+        unsafe {
+            Bytecode::new_analyzed(buffer.slice(..len + padding), len, JumpTable::new(jumps))
+        },
+    )
 }
 
 /// How far the scan moves past each opcode: a `PUSHn` and its `n` immediate bytes, else one.
@@ -97,7 +103,7 @@ mod tests {
     }
 
     fn same_as_revm(code: &[u8]) {
-        let ours = bytecode(padded(code));
+        let ours = bytecode(padded(code)).unwrap();
         let revm = Bytecode::new_raw(Bytes::copy_from_slice(code));
         assert_eq!(ours.bytes_slice(), revm.bytes_slice(), "{code:02x?}");
         assert_eq!(ours.len(), revm.len());
@@ -139,7 +145,7 @@ mod tests {
     #[test]
     fn unpadded_or_delegating_codes_go_through_revm() {
         let code = Bytes::from_static(&[opcode::PUSH1, 1]);
-        let plain = bytecode(Item::from(code.clone()));
+        let plain = bytecode(Item::from(code.clone())).unwrap();
         assert_eq!(plain, Bytecode::new_raw(code));
         // A nonzero byte in the padding: not trusted, copied as revm does.
         let mut item = padded(&[opcode::PUSH1]);
@@ -148,12 +154,27 @@ mod tests {
         item.buffer = buffer.into();
         assert_eq!(
             bytecode(item),
-            Bytecode::new_raw(Bytes::from_static(&[opcode::PUSH1]))
+            Ok(Bytecode::new_raw(Bytes::from_static(&[opcode::PUSH1])))
         );
         let delegation = [EIP7702_MAGIC_BYTES, &[0], &[7; 20]].concat();
         assert_eq!(
             bytecode(padded(&delegation)),
-            Bytecode::new_raw(delegation.into())
+            Ok(Bytecode::new_raw(delegation.into()))
         );
+    }
+
+    /// A code that starts as a delegation but is not one (revm's `new_raw` panics on it): an
+    /// error, padded or not, however long.
+    #[test]
+    fn a_malformed_delegation_is_an_error_not_a_panic() {
+        for code in [
+            [EIP7702_MAGIC_BYTES, &[0], &[7; 19]].concat(),
+            [EIP7702_MAGIC_BYTES, &[0], &[7; 21]].concat(),
+            [EIP7702_MAGIC_BYTES, &[1], &[7; 20]].concat(),
+            EIP7702_MAGIC_BYTES.to_vec(),
+        ] {
+            assert!(bytecode(padded(&code)).is_err(), "{code:02x?}");
+            assert!(bytecode(Item::from(code.clone())).is_err(), "{code:02x?}");
+        }
     }
 }

@@ -100,7 +100,10 @@ impl revm::Database for WitnessDb<'_> {
             return Ok(Bytecode::default());
         }
         match self.codes.padded(&code_hash) {
-            Some(code) => Ok(crate::code::bytecode(code)),
+            Some(code) => match crate::code::bytecode(code) {
+                Ok(code) => Ok(code),
+                Err(_) => self.fail(DbError::MalformedCode(code_hash)),
+            },
             None => self.fail(DbError::MissingCode(code_hash)),
         }
     }

@@ -135,6 +135,130 @@ fn a_node_that_lies_about_a_balance_is_caught_naming_the_account() {
     }
 }
 
+/// A node whose `eth_getStorageAt` answers differ from what its own storage proofs prove: the
+/// value execution ran on is held to the verified proof, and the error names the slot.
+#[test]
+fn a_node_that_lies_about_a_slot_value_is_caught_naming_the_slot() {
+    let err = fetch_from_liar(|method, reply| match reply {
+        Reply::Result(Value::String(value)) if method == "eth_getStorageAt" => {
+            let lie = if value.ends_with('7') { "0x8" } else { "0x7" };
+            Reply::Result(Value::from(lie))
+        }
+        other => other,
+    });
+    match &err {
+        FetchError::BadResponse { method, reason } => {
+            assert_eq!(*method, "eth_getProof");
+            assert!(
+                reason.starts_with("slot 0x") && reason.contains("eth_getStorageAt gave"),
+                "{err}"
+            );
+        }
+        other => panic!("expected a bad response, got {other}"),
+    }
+}
+
+/// A node that answers the proof of another slot than the one asked for is refused.
+#[test]
+fn a_proof_of_another_slot_is_refused() {
+    let err = fetch_from_liar(|method, reply| match reply {
+        Reply::Result(mut v) if method == "eth_getProof" => {
+            let proofs = v["storageProof"].as_array_mut();
+            if let Some(proofs) = proofs.filter(|p| p.len() >= 2) {
+                proofs.swap(0, 1);
+            }
+            Reply::Result(v)
+        }
+        other => other,
+    });
+    match &err {
+        FetchError::BadResponse { reason, .. } => {
+            assert!(reason.contains("answered with a proof of slot"), "{err}")
+        }
+        other => panic!("expected a bad response, got {other}"),
+    }
+}
+
+/// Appends `0x` to every exclusion proof of `v` (an `eth_getProof` answer), as some real archive
+/// nodes answer; returns how many it changed.
+fn end_exclusions_with_an_empty_element(v: &mut Value) -> usize {
+    let mut changed = 0;
+    for slot in v["storageProof"].as_array_mut().into_iter().flatten() {
+        let zero = slot["value"].as_str().is_some_and(|s| {
+            s.trim_start_matches("0x")
+                .trim_start_matches('0')
+                .is_empty()
+        });
+        if zero {
+            slot["proof"]
+                .as_array_mut()
+                .unwrap()
+                .push(Value::from("0x"));
+            changed += 1;
+        }
+    }
+    changed
+}
+
+/// Real nodes' exclusion proofs may end with an empty element, which proves nothing: accepted,
+/// and the witness validates as the debug one does. An empty element anywhere else is refused.
+#[test]
+fn an_empty_trailing_element_is_accepted_and_nowhere_else() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    let dir = shared_blocks_dir().join("mainnet");
+    let run = host::native::run_native(&dir, "21882667", None).unwrap();
+    let expected = run.verdict.clone().unwrap();
+    let changed = Arc::new(AtomicUsize::new(0));
+    let counter = changed.clone();
+    let (server, number) =
+        standard_node(&dir, "21882667", run.chain.clone(), move |m, r| match r {
+            Reply::Result(mut v) if m == "eth_getProof" => {
+                counter.fetch_add(
+                    end_exclusions_with_an_empty_element(&mut v),
+                    Ordering::Relaxed,
+                );
+                Reply::Result(v)
+            }
+            other => other,
+        });
+    let out = scratch("empty-tail");
+    let fetched = fetch(
+        &server.url,
+        number,
+        &out,
+        &run.chain,
+        options(WitnessSource::Proofs),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fetched.report.output, expected);
+    assert!(
+        changed.load(Ordering::Relaxed) > 0,
+        "no exclusion proof served"
+    );
+    // No empty node reaches the witness.
+    let written = host::blocks::load(&out, &number.to_string()).unwrap();
+    assert!(written.witness.state.iter().all(|n| !n.is_empty()));
+    let _ = std::fs::remove_dir_all(&out);
+
+    let err = fetch_from_liar(|method, reply| match reply {
+        Reply::Result(mut v) if method == "eth_getProof" => {
+            for slot in v["storageProof"].as_array_mut().into_iter().flatten() {
+                slot["proof"]
+                    .as_array_mut()
+                    .unwrap()
+                    .insert(0, Value::from("0x"));
+            }
+            Reply::Result(v)
+        }
+        other => other,
+    });
+    match &err {
+        FetchError::BadProof { what, .. } => assert!(what.starts_with("slot "), "{err}"),
+        other => panic!("expected a bad proof, got {other}"),
+    }
+}
+
 #[test]
 fn a_proof_node_that_does_not_hash_is_rejected_naming_the_slot() {
     let err = fetch_from_liar(|method, reply| match reply {

@@ -114,6 +114,10 @@ pub(super) fn witness_from_proofs(
                 slots: slots.iter().map(key).collect(),
                 block: parent,
                 parent,
+                values: slots
+                    .iter()
+                    .map(|slot| state.slot_values.get(&(*address, *slot)).copied())
+                    .collect(),
             }),
             // Its proof without slots came with the read.
             _ => nodes.extend(answer.account_proof.iter().cloned()),
@@ -139,6 +143,7 @@ pub(super) fn witness_from_proofs(
         stats.deleted += slots.len().max(1);
         requests.push(ProofRequest {
             address: *address,
+            values: vec![None; slots.len()],
             slots,
             block: number,
             parent,

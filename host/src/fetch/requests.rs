@@ -9,7 +9,7 @@ use std::future::IntoFuture;
 use std::io::Write as _;
 
 use alloy_eips::BlockNumberOrTag;
-use alloy_primitives::{Address, B256};
+use alloy_primitives::{Address, B256, U256};
 use alloy_provider::Provider;
 use alloy_rpc_types_eth::EIP1186AccountProofResponse;
 use alloy_transport::{RpcError, TransportErrorKind, TransportResult};
@@ -30,6 +30,9 @@ pub(super) struct ProofRequest {
     pub(super) block: u64,
     /// The parent of the block validated (the other block asked for is the block itself).
     pub(super) parent: u64,
+    /// Per slot, the value execution was given for it (`eth_getStorageAt`), which its proof
+    /// must prove; `None` for a post-state proof.
+    pub(super) values: Vec<Option<U256>>,
 }
 
 /// Makes `requests`; returns the answers and how many batches carried them.
@@ -169,7 +172,7 @@ fn answer(
     request: &ProofRequest,
     (parent_root, post_root): (B256, B256),
 ) -> Result<EIP1186AccountProofResponse, FetchError> {
-    let answer = result.map_err(|e| node.classify("eth_getProof", request.block, 1, e))?;
+    let mut answer = result.map_err(|e| node.classify("eth_getProof", request.block, 1, e))?;
     let bad = |reason: String| FetchError::BadResponse {
         method: "eth_getProof",
         reason,
@@ -193,7 +196,28 @@ fn answer(
     } else {
         post_root
     };
-    verify_answer(&answer, request.block, root)?;
+    verify_answer(&mut answer, request.block, root)?;
+    // Each proof is of the slot asked for, in order, and proves the value execution was given.
+    for ((proof, asked), value) in answer
+        .storage_proof
+        .iter()
+        .zip(&request.slots)
+        .zip(&request.values)
+    {
+        let key = proof.key.as_b256();
+        if key != *asked {
+            return Err(bad(format!(
+                "asked for slot {asked} of {}, answered with a proof of slot {key}",
+                request.address
+            )));
+        }
+        if let Some(value) = value.filter(|v| *v != proof.value) {
+            return Err(bad(format!(
+                "slot {key} of {}: eth_getStorageAt gave {value}, its proof at block {} proves {}",
+                request.address, request.block, proof.value
+            )));
+        }
+    }
     Ok(answer)
 }
 

@@ -91,7 +91,7 @@ pub(super) fn resolve_missing(
             }
         };
         let (node, number) = (parent.node, parent.number);
-        let answer = parent
+        let mut answer = parent
             .runtime
             .block_on(node.call("eth_getProof", number, || {
                 node.provider
@@ -100,7 +100,7 @@ pub(super) fn resolve_missing(
                     .into_future()
             }))?;
         requests += 1;
-        verify_answer(&answer, number, parent.state_root)?;
+        verify_answer(&mut answer, number, parent.state_root)?;
         let before = witness.state.len();
         let new: Vec<Bytes> = answer
             .account_proof

@@ -38,6 +38,9 @@ pub(super) struct RpcState<'a> {
     pub(super) accounts: BTreeMap<Address, (EIP1186AccountProofResponse, bool)>,
     /// Slots read, by account.
     pub(super) slots: BTreeMap<Address, BTreeSet<U256>>,
+    /// The value execution was given for each slot read (by `eth_getStorageAt`, or zero under an
+    /// empty storage root), held to the slot's proof later.
+    pub(super) slot_values: BTreeMap<(Address, U256), U256>,
     /// Codes read, by hash.
     pub(super) codes: HashMap<B256, Bytes>,
     /// Headers BLOCKHASH read, by number (RLP).
@@ -72,6 +75,7 @@ impl<'a> RpcState<'a> {
             state_root,
             accounts: BTreeMap::new(),
             slots: BTreeMap::new(),
+            slot_values: BTreeMap::new(),
             codes: HashMap::new(),
             headers: BTreeMap::new(),
             failure: None,
@@ -100,8 +104,8 @@ impl<'a> RpcState<'a> {
                     .into_future()
             }));
             match answer {
-                Ok(answer) => {
-                    if let Err(e) = verify_answer(&answer, parent, self.state_root) {
+                Ok(mut answer) => {
+                    if let Err(e) = verify_answer(&mut answer, parent, self.state_root) {
                         return self.fail(e);
                     }
                     let exists = account_exists(&answer);
@@ -165,7 +169,13 @@ impl revm::Database for RpcState<'_> {
                     code
                 }
             };
-            Bytecode::new_raw(code)
+            match Bytecode::new_raw_checked(code) {
+                Ok(code) => code,
+                Err(_) => {
+                    self.error.get_or_insert(DbError::MalformedCode(code_hash));
+                    return Err(DbError::MalformedCode(code_hash));
+                }
+            }
         };
         Ok(Some(AccountInfo {
             balance,
@@ -182,7 +192,8 @@ impl revm::Database for RpcState<'_> {
 
     fn code_by_hash(&mut self, code_hash: B256) -> Result<Bytecode, DbError> {
         match self.codes.get(&code_hash) {
-            Some(code) => Ok(Bytecode::new_raw(code.clone())),
+            Some(code) => Bytecode::new_raw_checked(code.clone())
+                .map_err(|_| DbError::MalformedCode(code_hash)),
             None if code_hash == KECCAK_EMPTY => Ok(Bytecode::default()),
             None => Err(DbError::MissingCode(code_hash)),
         }
@@ -194,6 +205,7 @@ impl revm::Database for RpcState<'_> {
             .account(address)?
             .is_none_or(|a| a.storage_hash == EMPTY_ROOT_HASH)
         {
+            self.slot_values.insert((address, slot), U256::ZERO);
             return Ok(U256::ZERO);
         }
         let (node, parent) = (self.node, self.parent);
@@ -206,7 +218,10 @@ impl revm::Database for RpcState<'_> {
                     .into_future()
             }));
         match answer {
-            Ok(value) => Ok(value),
+            Ok(value) => {
+                self.slot_values.insert((address, slot), value);
+                Ok(value)
+            }
             Err(e) => self.fail(e),
         }
     }
@@ -223,15 +238,31 @@ impl revm::Database for RpcState<'_> {
     }
 }
 
+/// Drops the one empty element a proof may end with: real archive nodes end some exclusion
+/// proofs (of an account or slot that does not exist) with `0x`, which proves nothing. Only a
+/// trailing one: an empty element anywhere else stays in the proof, and its verification fails.
+fn trim_empty_tail(proof: &mut Vec<Bytes>) {
+    if proof.last().is_some_and(|element| element.is_empty()) {
+        proof.pop();
+    }
+}
+
 /// Checks an `eth_getProof` answer made at `block` against that block's `state_root`: the
 /// account proof (its leaf must hold the nonce, balance, code hash and storage root answered,
 /// or prove the account absent) and each storage proof against the answered storage root.
-/// alloy-trie's verifier: an implementation independent of the validator's trie.
+/// alloy-trie's verifier: an implementation independent of the validator's trie. First drops
+/// the empty element an exclusion proof may end with ([`trim_empty_tail`]), so the answer
+/// holds only nodes.
 pub(super) fn verify_answer(
-    answer: &EIP1186AccountProofResponse,
+    answer: &mut EIP1186AccountProofResponse,
     block: u64,
     state_root: B256,
 ) -> Result<(), FetchError> {
+    trim_empty_tail(&mut answer.account_proof);
+    for slot in &mut answer.storage_proof {
+        trim_empty_tail(&mut slot.proof);
+    }
+    let answer = &*answer;
     let address = answer.address;
     let exists = account_exists(answer);
     let leaf = exists.then(|| {
