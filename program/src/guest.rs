@@ -5,7 +5,9 @@
 //! - Plain build (what is proved): with feature `openvm-crypto`, sender recovery and the
 //!   precompiles' cryptography (ECRECOVER, SHA256, MODEXP, BN254 and BLS12-381 arithmetic and
 //!   pairings, KZG, P256VERIFY) are installed on OpenVM's chips (crate `crypto`; RIPEMD160 and
-//!   BLAKE2F stay software); the input is read; 128 bytes of public values are revealed.
+//!   BLAKE2F stay software); the input is read; 128 bytes of public values are revealed. A block
+//!   that is not valid ends the guest with its verdict's exit code ([`refuse`]) and no public
+//!   values: the host tells "invalid", "insufficient" and "unusable" apart from a crash.
 //! - Feature `census` (the keccak census): after the public values (word 32 on), 20 words: 10
 //!   little-endian u64, the census counters, then the guest's total heap use in bytes.
 //! - Feature `crypto-census` (the precompile census): a second input follows the block (one
@@ -48,16 +50,17 @@ impl Session {
     }
 
     /// Reads the input's head; the witness's items are read when validation first needs each
-    /// one. A head that does not decode (or has bytes after it) panics,
-    /// which ends the VM with the error text and no proof. A precompile-census build then reads
-    /// the operation to compute twice and installs its counting providers.
+    /// one. A head that does not decode (or has bytes after it) ends the guest as unusable
+    /// input ([`refuse`]), with no public values. A precompile-census build then reads the
+    /// operation to compute twice and installs its counting providers.
     #[inline(always)]
     pub fn read_input(&self) -> &'static GuestInput {
         // Kept as one buffer: the block and the headers are views into it.
         // Leaked, as every buffer the guest reads: the bump allocator never frees, and a static
         // `Bytes` needs no shared header (an allocation) nor a drop that walks it again.
         let head = alloy_primitives::Bytes::from_static(openvm::io::read_vec().leak());
-        let input = GuestInput::new(head, read_item).unwrap_or_else(|e| panic!("{e}"));
+        let input = GuestInput::new(head, read_item)
+            .unwrap_or_else(|e| refuse(crate::Verdict::Unusable, &e));
         // The input lives to the end of the run: nothing drops its store at the end.
         let input: &'static GuestInput = alloc::boxed::Box::leak(alloc::boxed::Box::new(input));
         #[cfg(feature = "crypto-census")]
@@ -98,19 +101,63 @@ impl Session {
     }
 }
 
+/// The longest input item the guest reads: far above any trie node (at most 532 bytes) or
+/// contract code (EIP-170: 24,576 bytes), far below the guest's memory. A longer declared
+/// length is the prover's lie, refused before anything is reserved for it.
+pub const MAX_ITEM_LEN: u32 = 1 << 24;
+
+/// The bytes to reserve for an item of `len` bytes read as whole words, with `padding` zero
+/// bytes after it, in the guest's 32-bit arithmetic; `None` for a length over
+/// [`MAX_ITEM_LEN`] or a sum that would wrap (`4 * words + padding` did, for a declared length
+/// near 2^32, and the hint then wrote past a tiny buffer).
+pub fn item_capacity(len: u32, padding: u32) -> Option<u32> {
+    if len > MAX_ITEM_LEN {
+        return None;
+    }
+    len.div_ceil(4).checked_mul(4)?.checked_add(padding)
+}
+
+/// Ends the guest without public values, exiting with `verdict`'s code
+/// ([`crate::Verdict::guest_exit_code`]) after printing why: how the guest says "invalid",
+/// "insufficient" or "unusable", distinct from a panic (exit code 1, a bug) and from success.
+pub fn refuse(verdict: crate::Verdict, reason: &dyn core::fmt::Display) -> ! {
+    use core::fmt::Write;
+    // Printing is best effort: the exit code is the verdict.
+    let _ = writeln!(openvm::io::Writer, "{}: {reason}", verdict.name());
+    match verdict {
+        crate::Verdict::Invalid => {
+            openvm::platform::rust_rt::terminate::<{ crate::Verdict::Invalid.guest_exit_code() }>()
+        }
+        crate::Verdict::Insufficient => openvm::platform::rust_rt::terminate::<
+            { crate::Verdict::Insufficient.guest_exit_code() },
+        >(),
+        crate::Verdict::Unusable | crate::Verdict::Valid => {
+            openvm::platform::rust_rt::terminate::<{ crate::Verdict::Unusable.guest_exit_code() }>()
+        }
+    }
+    unreachable!("terminated")
+}
+
 /// Reads the next input item with `padding` zero bytes after it, in one allocation: the hint
 /// writes the item's words straight into a buffer with room for the padding (`read_vec` would
-/// size it exactly, and padding it after would copy it).
+/// size it exactly, and padding it after would copy it). A length no item can have ends the
+/// guest as unusable input.
 fn read_item(padding: usize) -> Item {
     #[cfg(target_os = "zkvm")]
     {
         openvm_rv32im_guest::hint_input();
-        let len = openvm::io::read_u32() as usize;
-        let words = len.div_ceil(4);
-        let mut buffer: alloc::vec::Vec<u8> = alloc::vec::Vec::with_capacity(4 * words + padding);
+        let len = openvm::io::read_u32();
+        let Some(capacity) = item_capacity(len, padding as u32) else {
+            refuse(
+                crate::Verdict::Unusable,
+                &alloc::format!("malformed input: an item of {len} bytes"),
+            )
+        };
+        let (len, words) = (len as usize, len.div_ceil(4) as usize);
+        let mut buffer: alloc::vec::Vec<u8> = alloc::vec::Vec::with_capacity(capacity as usize);
         openvm_rv32im_guest::hint_buffer_chunked(buffer.as_mut_ptr(), words);
         // SAFETY: the hint wrote `words` whole words from the buffer's start, and
-        // `len <= 4 * words <= capacity`.
+        // `len <= 4 * words <= capacity` (checked, without wrapping, by `item_capacity`).
         unsafe { buffer.set_len(len) };
         buffer.resize(len + padding, 0);
         Item {
@@ -121,6 +168,24 @@ fn read_item(padding: usize) -> Item {
     #[cfg(not(target_os = "zkvm"))]
     {
         Item::padded(openvm::io::read_vec(), padding)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn item_lengths_are_bounded_and_never_wrap() {
+        assert_eq!(item_capacity(0, 0), Some(0));
+        assert_eq!(item_capacity(5, 0), Some(8));
+        assert_eq!(item_capacity(5, 32), Some(40));
+        assert_eq!(item_capacity(MAX_ITEM_LEN, 32), Some(MAX_ITEM_LEN + 32));
+        assert_eq!(item_capacity(MAX_ITEM_LEN + 1, 0), None);
+        // The lengths that wrapped `4 * words + padding` on the 32-bit guest.
+        for len in [u32::MAX, u32::MAX - 3, 1 << 30, (1 << 30) + 1] {
+            assert_eq!(item_capacity(len, 32), None, "{len}");
+        }
     }
 }
 

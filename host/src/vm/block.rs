@@ -1,9 +1,12 @@
 //! The block guest in the VM, held to the native verdict: it runs the input the native run made
-//! and must reveal the public values the native run computed.
+//! and must reveal the public values the native run computed, or, for a block the native run
+//! did not find valid, end without public values reporting the same verdict (invalid,
+//! insufficient, unusable). A build failure, a trap or a panic is a failure, never an agreeing
+//! rejection.
 
 use std::time::Duration;
 
-use program::PublicValues;
+use program::{PublicValues, Verdict};
 
 use super::{timed, Metering, Vm, VmError};
 use crate::guest::GuestSpec;
@@ -23,6 +26,14 @@ pub enum VmRunError {
         /// Revealed by the guest (`None`: fewer bytes than the layout holds).
         got: Option<Box<PublicValues>>,
     },
+    /// The guest's verdict is not the native run's.
+    #[error("the guest found the block {}, the native run {}", .guest.name(), .native.name())]
+    Verdict {
+        /// The native run's.
+        native: Verdict,
+        /// The guest's.
+        guest: Verdict,
+    },
     /// A census build revealed too few public values.
     #[error("the census build revealed {got} bytes of public values, not {expected}")]
     CensusMissing {
@@ -38,7 +49,10 @@ pub enum VmRunError {
 pub struct BlockRun {
     /// The guest.
     pub spec: GuestSpec,
-    /// Everything it revealed (an instrumented build's counts follow the block's values).
+    /// Its verdict (the native run's: any other is a [`VmRunError`]).
+    pub verdict: Verdict,
+    /// Everything it revealed (an instrumented build's counts follow the block's values); none
+    /// when the block is not valid.
     pub public: Vec<u8>,
     /// The figures, when metered.
     pub metering: Option<Metering>,
@@ -46,9 +60,9 @@ pub struct BlockRun {
     pub elapsed: Duration,
 }
 
-/// Runs guest `spec` on the input of a block the native run found valid (metered when
-/// `metered`, else plain execution; `extra` inputs follow the block's) and checks its public
-/// values against the native result.
+/// Runs guest `spec` on the input of a block (metered when `metered`, else plain execution;
+/// `extra` inputs follow the block's) and checks its verdict against the native run's, and its
+/// public values when the block is valid.
 pub fn run_block(
     run: &NativeRun,
     spec: GuestSpec,
@@ -68,10 +82,22 @@ pub fn run_block(
             vm.execute_items(&items).map(|p| (p, None))
         }
     });
-    let (public, metering) = result?;
+    let native = Verdict::of(&run.verdict);
+    let (public, metering, verdict) = match result {
+        Ok((public, metering)) => (public, metering, Verdict::Valid),
+        Err(VmError::Refused(guest)) => (Vec::new(), None, guest),
+        Err(e) => return Err(e.into()),
+    };
+    if verdict != native {
+        return Err(VmRunError::Verdict {
+            native,
+            guest: verdict,
+        });
+    }
     check_public(&public, run)?;
     Ok(BlockRun {
         spec,
+        verdict,
         public,
         metering,
         elapsed,
@@ -79,10 +105,18 @@ pub fn run_block(
 }
 
 /// Checks the public values a guest revealed (a census build's tail after them is ignored)
-/// against those of the native run, when it found the block valid.
+/// against those of the native run: when it found the block valid, they must be its values;
+/// when not, there must be none.
 pub fn check_public(public: &[u8], run: &NativeRun) -> Result<(), VmRunError> {
-    let Ok(native) = &run.verdict else {
-        return Ok(());
+    let native = match &run.verdict {
+        Ok(native) => native,
+        Err(_) if public.is_empty() => return Ok(()),
+        Err(e) => {
+            return Err(VmRunError::Verdict {
+                native: e.verdict(),
+                guest: Verdict::Valid,
+            })
+        }
     };
     let expected = PublicValues::new(native, &run.chain);
     let got = PublicValues::from_bytes(public);

@@ -100,7 +100,7 @@ impl Vm {
         let triggers = SegmentEnds::default();
         let (segments, final_state) = triggers
             .during(|| interpreter.execute_metered(Self::stdin_items(items), ctx))
-            .map_err(vm_err)?;
+            .map_err(super::execution_err)?;
         let ends = triggers.assign(segments.len());
         let public = extract_public_values(self.public_values, &final_state.memory.memory);
 

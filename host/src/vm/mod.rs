@@ -39,10 +39,35 @@ pub enum VmError {
     /// The SDK or the VM failed (keygen, transpiling, execution: a guest panic lands here).
     #[error("OpenVM: {0}")]
     Vm(String),
+    /// The guest ended without public values, reporting a verdict by its exit code
+    /// ([`program::guest::refuse`]): the block is invalid, the witness insufficient, or the
+    /// input unusable.
+    #[error("the guest found the block {}", .0.name())]
+    Refused(program::Verdict),
 }
 
 pub(crate) fn vm_err(e: impl std::fmt::Display) -> VmError {
     VmError::Vm(e.to_string())
+}
+
+/// An execution's failure: a guest's verdict when its exit code is one, else the VM's error.
+pub(crate) fn execution_err(e: openvm_sdk::openvm_circuit::arch::ExecutionError) -> VmError {
+    use openvm_sdk::openvm_circuit::arch::ExecutionError;
+    match e {
+        ExecutionError::FailedWithExitCode(code) => {
+            program::Verdict::from_guest_exit_code(code).map_or_else(|| vm_err(e), VmError::Refused)
+        }
+        e => vm_err(e),
+    }
+}
+
+/// [`execution_err`] through the SDK's error.
+pub(crate) fn sdk_execution_err(e: openvm_sdk::SdkError) -> VmError {
+    use openvm_sdk::openvm_circuit::arch::VirtualMachineError;
+    match e {
+        openvm_sdk::SdkError::Vm(VirtualMachineError::Execution(e)) => execution_err(e),
+        e => vm_err(e),
+    }
 }
 
 /// The SDK and the transpiled guest.
@@ -97,7 +122,7 @@ impl Vm {
         let mut public = self
             .sdk
             .execute(self.exe.clone(), Self::stdin_items(items))
-            .map_err(vm_err)?;
+            .map_err(sdk_execution_err)?;
         public.truncate(self.public_values);
         Ok(public)
     }

@@ -39,7 +39,11 @@ impl<'s> StateTrie<'s> {
         Ok(Self {
             store,
             // Every decoded node is a witness node, plus the few a write adds.
-            accounts: Trie::open_with_capacity(store, root, store.len() + 64)?,
+            accounts: Trie::open_with_capacity(
+                store,
+                root,
+                store.len().min(super::store::MAX_RESERVED_ITEMS) + 64,
+            )?,
             storage: B256Map::default(),
             last_address: None,
         })

@@ -108,6 +108,11 @@ impl Default for WitnessStore {
 /// No item.
 const NONE: u32 = u32::MAX;
 
+/// The most items a store reserves room for before any arrives (and a trie's arena, before
+/// any node is decoded): ten times a mainnet block's witness (24171384: ~10 K items), a few MB of
+/// tables. A declared count is the prover's word; memory is reserved by what really arrives.
+pub const MAX_RESERVED_ITEMS: usize = 1 << 17;
+
 /// The index key of `hash`: its first four bytes (keccak output is uniform).
 fn prefix(hash: &B256) -> u32 {
     u32::from_le_bytes([hash[0], hash[1], hash[2], hash[3]])
@@ -127,14 +132,18 @@ impl WitnessStore {
 
     /// A store of the `len` items `source` yields, pulled only when a lookup needs them.
     pub fn streaming(len: usize, source: Source) -> Self {
-        // Room for every item up front: growing would copy the tables and touch them again.
+        // Room for every item up front: growing would copy the tables and touch them again. But
+        // `len` is what the input declares, not what it holds: room for at most
+        // `MAX_RESERVED_ITEMS`, beyond which the tables grow as items really arrive, so a lying
+        // count cannot run the guest out of memory before a single item is read.
+        let room = len.min(MAX_RESERVED_ITEMS);
         Self {
-            items: RefCell::new(Vec::with_capacity(len)),
+            items: RefCell::new(Vec::with_capacity(room)),
             source: RefCell::new(source),
             len,
-            hashes: RefCell::new(Vec::with_capacity(len)),
-            chain: RefCell::new(Vec::with_capacity(len)),
-            index: RefCell::new(HashMap::with_capacity_and_hasher(len, Default::default())),
+            hashes: RefCell::new(Vec::with_capacity(room)),
+            chain: RefCell::new(Vec::with_capacity(room)),
+            index: RefCell::new(HashMap::with_capacity_and_hasher(room, Default::default())),
             #[cfg(feature = "order")]
             uses: RefCell::new(Vec::new()),
         }
@@ -266,6 +275,21 @@ mod tests {
 
     fn items() -> [&'static [u8]; 4] {
         [b"zero", b"one", b"two", b"one"]
+    }
+
+    /// A count the input declares but does not hold reserves only the capped room: before the
+    /// cap, `streaming(1 << 40, …)` asked for terabytes up front and aborted the process.
+    #[test]
+    fn a_lying_count_reserves_only_bounded_room() {
+        let items: Vec<Item> = items().iter().map(|b| Item::from(b.to_vec())).collect();
+        let store = WitnessStore::streaming(1 << 40, Box::new(items.into_iter()));
+        assert!(store.items.borrow().capacity() <= MAX_RESERVED_ITEMS);
+        assert!(store.hashes.borrow().capacity() <= MAX_RESERVED_ITEMS);
+        assert_eq!(store.len(), 1 << 40);
+        assert_eq!(store.get(&keccak256(b"two")), Some(&b"two"[..]));
+        // The source ends long before the count: an absent item is found absent.
+        assert_eq!(store.get(&keccak256(b"three")), None);
+        assert_eq!(store.pulled(), 4);
     }
 
     #[test]

@@ -1,11 +1,12 @@
 //! The OpenVM guest: reads a [`program::StatelessInput`], validates the block, and reveals its
 //! [`program::PublicValues`] (block hash, parent hash, post-state root, chain-config digest).
-//! An invalid block panics, which ends the VM with the error text and no proof. The
+//! A block that is not valid ends the guest with its verdict's exit code and no public values
+//! ([`program::guest::refuse`]). The
 //! instrumented builds' hooks live in [`program::guest`].
 #![cfg_attr(target_os = "zkvm", no_main)]
 #![cfg_attr(target_os = "zkvm", no_std)]
 
-use program::guest::Session;
+use program::guest::{refuse, Session};
 use program::PublicValues;
 
 openvm::entry!(main);
@@ -18,8 +19,8 @@ crypto::init!();
 fn main() {
     let session = Session::start();
     let input = session.read_input();
-    let out = input
-        .validate()
-        .unwrap_or_else(|e| panic!("invalid block: {e}"));
-    session.reveal(&PublicValues::new(&out, &input.chain));
+    match input.validate() {
+        Ok(out) => session.reveal(&PublicValues::new(&out, &input.chain)),
+        Err(e) => refuse(e.verdict(), &e),
+    }
 }
