@@ -14,7 +14,7 @@ use program::ExecutionWitness;
 use serde::Deserialize;
 
 /// One account of a full state.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 pub struct GenesisAccount {
     /// Nonce.
     pub nonce: U256,

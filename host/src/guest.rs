@@ -17,6 +17,12 @@
 //! (`0x0047…` and `0x0023…`) from loaded segments that were byte-identical but for that
 //! offset. So [`decode_elf`] zeroes the header's section-table fields before the VM loads the
 //! program ([`canonical_header`]); the guest never reads its own header.
+//!
+//! The loaded data held the build machine's paths too: panic locations in `.rodata` name the
+//! source files of dependencies under `$CARGO_HOME`, of `std` under `$RUSTUP_HOME`, and of the
+//! checkout, so another home directory or checkout built another program (and another commit).
+//! Every guest is built with those prefixes remapped to fixed names ([`remapped_prefixes`]):
+//! `/cargo`, `/rustup`, `/project`, `/target`.
 
 use std::path::{Path, PathBuf};
 
@@ -251,13 +257,29 @@ impl GuestSpec {
 
     /// Builds (or reuses) its ELF and returns the file's bytes (symbols included).
     pub fn build_bytes(&self) -> Result<Vec<u8>, VmError> {
+        self.build_bytes_in(&guest_target_root().join(self.dir_name()))
+    }
+
+    /// [`GuestSpec::build_bytes`] in the target directory `target_dir`.
+    pub fn build_bytes_in(&self, target_dir: &Path) -> Result<Vec<u8>, VmError> {
         let pkg_dir = workspace_dir().join(self.program.package());
         let pkg = get_package(&pkg_dir);
+        let target_dir = target_dir.to_owned();
+        let remaps: Vec<String> = remapped_prefixes(&target_dir)
+            .into_iter()
+            .flat_map(|(from, to)| {
+                [
+                    "--remap-path-prefix".to_owned(),
+                    format!("{}={to}", from.display()),
+                ]
+            })
+            .collect();
         let opts = GuestOptions::default()
+            .with_rustc_flags(remaps)
             .with_features(self.features())
             .with_options(["--ignore-rust-version"])
             .with_profile(GUEST_PROFILE.into())
-            .with_target_dir(guest_target_root().join(self.dir_name()));
+            .with_target_dir(target_dir);
         let filter = Some(TargetFilter {
             name: self.program.bin().into(),
             kind: "bin".into(),
@@ -273,6 +295,35 @@ impl GuestSpec {
             .map_err(|e| VmError::Elf(e.to_string()))?;
         std::fs::read(&elf_path).map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))
     }
+}
+
+/// The build machine's paths a guest's data could name, each with the fixed name it is built
+/// under: `$CARGO_HOME` (dependencies' sources), `$RUSTUP_HOME` (`std`'s sources, as
+/// `-Z build-std` compiles them), the checkout and the guest's target directory (generated
+/// sources). Longest first: rustc applies the last matching remap, so nested paths list last.
+pub fn remapped_prefixes(target_dir: &Path) -> Vec<(PathBuf, &'static str)> {
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let under_home = |var: &str, dir: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|h| h.join(dir)))
+    };
+    let mut prefixes: Vec<(PathBuf, &'static str)> = [
+        (under_home("CARGO_HOME", ".cargo"), "/cargo"),
+        (under_home("RUSTUP_HOME", ".rustup"), "/rustup"),
+        (Some(workspace_dir()), "/project"),
+        (Some(target_dir.to_owned()), "/target"),
+    ]
+    .into_iter()
+    .filter_map(|(path, to)| Some((path?, to)))
+    // As given and as resolved, where a link makes them differ.
+    .flat_map(|(path, to)| {
+        let resolved = std::fs::canonicalize(&path).ok().filter(|r| *r != path);
+        std::iter::once((path, to)).chain(resolved.map(|r| (r, to)))
+    })
+    .collect();
+    prefixes.sort_by_key(|(path, _)| path.as_os_str().len());
+    prefixes
 }
 
 /// A guest ELF file's program, as the VM loads it (its header made [`canonical_header`]).

@@ -148,10 +148,25 @@ enum Command {
     Verify {
         /// The proof file.
         file: PathBuf,
-        /// Genesis-style chain config (JSON) the proof must have been made under. Default:
-        /// Ethereum mainnet.
+        /// The chain the proof must have been made under: a known chain's name (mainnet,
+        /// sepolia, hoodi, devnet) or a genesis-style chain config (JSON). Default: mainnet.
         #[arg(long)]
-        chain: Option<PathBuf>,
+        chain: Option<String>,
+        /// Rebuild the guest and regenerate the aggregation keys from source and check against
+        /// them, instead of the commitments pinned in the repository (minutes, not seconds).
+        #[arg(long)]
+        rebuild: bool,
+        /// Also accept a proof of another guest than the block verifier with this project's
+        /// keccak (a probe, a stock-keccak build), checked against its rebuilt program.
+        #[arg(long)]
+        other_program: bool,
+    },
+    /// Check the commitments pinned in `pins/block-guest.json` against the guest and keys built
+    /// from source (`--check`), or rewrite the file with them.
+    Pin {
+        /// Compare only; exit non-zero when the source builds other commitments.
+        #[arg(long)]
+        check: bool,
     },
     /// Check a block's witness against its pre-state root and report what it reaches.
     Witness {
@@ -432,26 +447,98 @@ fn parse_range(text: &str) -> Result<std::ops::Range<usize>, String> {
     Ok(range)
 }
 
-fn verify(path: &Path, chain_file: Option<&Path>) -> anyhow::Result<ExitCode> {
+/// `host verify`'s exit statuses: 0 a valid proof of a block under the expected chain, 1 a
+/// proof that does not verify, 2 a sound proof under another chain's config, 3 a proof of
+/// another program (without `--other-program`).
+fn verify(
+    path: &Path,
+    chain: Option<&str>,
+    rebuild: bool,
+    other_program: bool,
+) -> anyhow::Result<ExitCode> {
+    use host::proof::BlockProofError;
     let file = host::proof::read(path)?;
-    if file.subject.bin != Program::Guest.bin() {
-        // A probe guest's proof: its public values are its own.
+    let block_guest =
+        file.subject.bin == Program::Guest.bin() && file.subject.keccak == Keccak::Ours;
+    if !block_guest {
+        let what = if file.subject.bin == Program::Guest.bin() {
+            format!(
+                "the block verifier built with the {} keccak (a comparison baseline)",
+                file.subject.keccak.name()
+            )
+        } else {
+            format!("guest `{}`, not the block verifier", file.subject.bin)
+        };
+        if !other_program {
+            println!(
+                "proof {} is of {what}: not a block proof (--other-program checks it)",
+                path.display()
+            );
+            return Ok(ExitCode::from(3));
+        }
+        // Its public values are its own.
         let verdict = host::proof::verify(&file).map_err(|e| e.to_string());
         return Ok(print::print_verified(path, &file, &verdict, |public| {
+            println!("  program          {what}");
             println!(
                 "  public values    {}",
                 alloy_primitives::hex::encode(public)
             );
         }));
     }
-    let (chain, chain_name) = match chain_file {
-        Some(file) => (host::chain::from_file(file)?, file.display().to_string()),
+    let (chain, chain_name) = match chain {
+        Some(value) => host::chain::named_or_file(value)?,
         None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
     };
-    let verdict = host::proof::verify_block(&file, &chain, &chain_name).map_err(|e| e.to_string());
+    let started = std::time::Instant::now();
+    let verdict = host::proof::verify_block(&file, &chain, &chain_name, rebuild);
+    let anchor = if rebuild {
+        "rebuilt from source"
+    } else {
+        "pinned commitments"
+    };
+    eprintln!(
+        "checked against the {anchor} in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    if let Err(e @ BlockProofError::ChainDigest { .. }) = &verdict {
+        println!("proof {} OTHER CHAIN: {e}", path.display());
+        return Ok(ExitCode::from(2));
+    }
+    let verdict = verdict.map_err(|e| e.to_string());
     Ok(print::print_verified(path, &file, &verdict, |values| {
         print::print_public_values(values, Some(&chain_name));
     }))
+}
+
+fn pin(check: bool) -> anyhow::Result<ExitCode> {
+    use host::proof::pin;
+    let computed = pin::compute()?;
+    let path = pin::pin_path();
+    if check {
+        let pinned = pin::Pinned::builtin()?;
+        let differences = pin::differences(&pinned.pin, &computed);
+        if differences.is_empty() {
+            println!(
+                "{}: the source builds the pinned commitments (exe {})",
+                pin::PIN_PATH,
+                computed.exe_commit
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!(
+            "{}: the source builds other {}: exe {} (pinned {})",
+            pin::PIN_PATH,
+            differences.join(", "),
+            computed.exe_commit,
+            pinned.pin.exe_commit
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let text = serde_json::to_string_pretty(&computed)? + "\n";
+    std::fs::write(&path, text)?;
+    println!("wrote {} (exe {})", path.display(), computed.exe_commit);
+    Ok(ExitCode::SUCCESS)
 }
 
 fn witness(target: &Target, pre_state_root: Option<B256>) -> anyhow::Result<ExitCode> {
@@ -486,17 +573,17 @@ fn ef_tests(
     let threads = threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    eprintln!("{} fixture files, {threads} threads", files.len());
+    eprintln!("{} fixture sources, {threads} threads", files.len());
     let terminal = std::io::stderr().is_terminal();
-    let progress = move |done: usize, total: usize| {
+    let progress = move |done: usize, seen: usize| {
         if terminal {
-            eprint!("\r{done}/{total} files");
-            if done == total {
-                eprintln!();
-            }
+            eprint!("\r{done}/{seen} fixtures");
         }
     };
     let summary = host::ef_tests::run_files(&files, threads, &progress);
+    if terminal {
+        eprintln!();
+    }
     print::print_ef_failures(&summary);
     if let Some(path) = json {
         write_json(path, &summary)?;
@@ -598,7 +685,13 @@ fn main() -> ExitCode {
                 prove(&target, keccak, limits, kind, out)
             }
         }
-        Command::Verify { file, chain } => verify(&file, chain.as_deref()),
+        Command::Verify {
+            file,
+            chain,
+            rebuild,
+            other_program,
+        } => verify(&file, chain.as_deref(), rebuild, other_program),
+        Command::Pin { check } => pin(check),
         Command::Witness {
             target,
             pre_state_root,

@@ -5,8 +5,10 @@
 //! (`--segment-memory-mib 1280`; at OpenVM's default it is one segment). Two processes prove
 //! segments 0..1 and 1..3, a third joins them and aggregates (leaf, internal, wrap), and the
 //! proof is checked here: valid under the devnet's chain config with the native run's public
-//! values; refused when its claims, its program, its bytes or its file are tampered with; and
-//! joins of a missing, duplicated or foreign part are refused before any aggregation.
+//! values, against the repository's pinned commitments and rebuilt from source; every refusal of
+//! `host verify` with its own error (another chain's digest, another guest, short public values,
+//! another VM layout or segment height, claims, program, bytes or file tampered with); and joins
+//! of a missing, duplicated or foreign part are refused before any aggregation.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -19,6 +21,17 @@ const SEGMENT_MEMORY_MIB: &str = "1280";
 
 fn blocks() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks")
+}
+
+/// Runs `host` with `args`; returns its exit code and stdout.
+fn host_status(args: &[&str]) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(args)
+        .output()
+        .expect("run host");
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    println!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    (output.status.code(), stdout)
 }
 
 /// Runs `host` with `args`, asserting it succeeds; returns its stdout.
@@ -128,6 +141,7 @@ fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
         program::PublicValues::new(&native.verdict.clone().unwrap(), &native.chain)
     );
     let chain = blocks().join(format!("{BLOCK}.chain.json"));
+    // Against the repository's pinned commitments: no rebuild, no key cache.
     let stdout = host(&[
         "verify",
         joined.to_str().unwrap(),
@@ -135,6 +149,79 @@ fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
         chain.to_str().unwrap(),
     ]);
     assert!(stdout.contains("VALID"), "{stdout}");
+    let pinned = proof::Verifier::pinned().unwrap();
+    assert_eq!(
+        pinned.verify_block(&file, &native.chain, "devnet").unwrap(),
+        values
+    );
+    // The same by name, and rebuilt from source.
+    let stdout = host(&["verify", joined.to_str().unwrap(), "--chain", "devnet"]);
+    assert!(stdout.contains("VALID"), "{stdout}");
+    let stdout = host(&[
+        "verify",
+        joined.to_str().unwrap(),
+        "--chain",
+        "devnet",
+        "--rebuild",
+    ]);
+    assert!(stdout.contains("VALID"), "{stdout}");
+
+    // Every refusal of `host verify`, each with its own error.
+    // A sound proof under the devnet's config, verified as mainnet's: named as another chain's,
+    // with the flag that accepts it; exit 2, not INVALID.
+    let (code, stdout) = host_status(&["verify", joined.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(
+        stdout.contains("OTHER CHAIN") && stdout.contains("verify with --chain devnet"),
+        "{stdout}"
+    );
+    match pinned.verify_block(&file, &program::ChainConfig::mainnet(), "mainnet") {
+        Err(proof::BlockProofError::ChainDigest { proved_name, .. }) => {
+            assert_eq!(proved_name, Some("devnet"))
+        }
+        other => panic!("expected another chain's digest, got {:?}", other.err()),
+    }
+    // A proof presented as one of another guest: named as such, exit 3; with --other-program
+    // it is checked against that program, and refused.
+    let mut probe = proof::read(&joined).unwrap();
+    probe.subject.bin = "keccak_alignment".into();
+    let probe_path = dir.join("probe.proof");
+    proof::write(&probe_path, &probe).unwrap();
+    let (code, stdout) = host_status(&["verify", probe_path.to_str().unwrap()]);
+    assert_eq!(code, Some(3), "{stdout}");
+    assert!(stdout.contains("not the block verifier"), "{stdout}");
+    let (code, stdout) = host_status(&["verify", probe_path.to_str().unwrap(), "--other-program"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(stdout.contains("INVALID"), "{stdout}");
+    assert!(matches!(
+        pinned.verify_block(&probe, &native.chain, "devnet"),
+        Err(proof::BlockProofError::NotABlockProof(_))
+    ));
+    // Public values shorter than a block proof's: the claim cut to 100 bytes (the proof commits
+    // to them, so only the length is wrong).
+    let mut short = proof::read(&joined).unwrap();
+    short.public_values.truncate(100);
+    assert!(matches!(
+        pinned.verify_block(&short, &native.chain, "devnet"),
+        Err(proof::BlockProofError::ShortPublicValues(100))
+    ));
+    // Another VM layout (the baseline's public-value count) or aggregation key.
+    let mut layout = proof::read(&joined).unwrap();
+    if let Proof::Stark { baseline, .. } = &mut layout.proof {
+        baseline.num_user_pvs += 1;
+    }
+    match pinned.verify(&layout) {
+        Err(ProofError::Baseline { what, .. }) => {
+            assert_eq!(what, "VM layout or aggregation verifying keys")
+        }
+        other => panic!("another VM layout: {:?}", other.err()),
+    }
+    let mut height = proof::read(&joined).unwrap();
+    height.subject.log_stacked_height += 1;
+    assert!(matches!(
+        pinned.verify(&height),
+        Err(ProofError::NotPinned { .. })
+    ));
 
     // A claim the proof does not commit to.
     let mut claim = proof::read(&joined).unwrap();
@@ -163,10 +250,13 @@ fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
     };
     for at in [len / 3, len - 40] {
         flip(&mut flipped, at);
-        let err = verifier
-            .verify(&flipped)
-            .expect_err("a flipped bit verified");
-        println!("bit flipped at byte {at} of {len}: {err}");
+        // Refused by the proof system (or its decoder), not by a build or a file error.
+        match verifier.verify(&flipped) {
+            Err(ProofError::Vm(host::vm::VmError::Vm(message))) => {
+                println!("bit flipped at byte {at} of {len}: {message}")
+            }
+            other => panic!("a flipped bit at {at}: {:?}", other.err()),
+        }
         flip(&mut flipped, at);
     }
     // A truncated file.

@@ -154,3 +154,101 @@ fn the_small_block_has_no_transactions_but_real_state_changes() {
         assert!(bundle.state.contains_key(&w.address));
     }
 }
+
+/// The committed devnet blocks' roots, checked by code other than the code that made them:
+/// `host gen` fills each header from our execution and our `mpt` trie, so here the transactions,
+/// withdrawals and receipts roots are alloy's ordered trie roots, and the state root is
+/// alloy-trie's `HashBuilder` over the whole post-state (the genesis allocation from its JSON,
+/// with the block's changes applied), never `mpt`.
+#[test]
+fn the_committed_blocks_roots_agree_with_alloy_over_the_full_post_state() {
+    use alloy_consensus::proofs::{
+        calculate_receipt_root, calculate_transaction_root, calculate_withdrawals_root,
+    };
+    use alloy_trie::root::{state_root_unhashed, storage_root_unhashed};
+    use alloy_trie::TrieAccount;
+    use std::collections::BTreeMap;
+
+    let devnet = Devnet::new().unwrap();
+    let genesis: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(project_blocks().join("devnet.genesis.json")).unwrap(),
+    )
+    .unwrap();
+    let alloc: BTreeMap<Address, host::fixtures::GenesisAccount> =
+        serde_json::from_value(genesis["alloc"].clone()).unwrap();
+    assert_eq!(alloc, devnet.alloc);
+    for id in ["devnet", "devnet-small"] {
+        let rlp = std::fs::read(project_blocks().join(format!("{id}.block.rlp"))).unwrap();
+        let block = Block::<TxEnvelope>::decode(&mut rlp.as_slice()).unwrap();
+        let header = &block.header;
+        assert_eq!(
+            calculate_transaction_root(&block.body.transactions),
+            header.transactions_root,
+            "{id}"
+        );
+        let withdrawals = block.body.withdrawals.as_ref().unwrap();
+        assert_eq!(
+            Some(calculate_withdrawals_root(withdrawals)),
+            header.withdrawals_root,
+            "{id}"
+        );
+        let (receipts, bundle) = execute(&devnet, &block);
+        assert_eq!(
+            calculate_receipt_root(&receipts),
+            header.receipts_root,
+            "{id}"
+        );
+
+        // The full post-state: every genesis account, then the block's changes.
+        let mut state: BTreeMap<Address, (TrieAccount, BTreeMap<U256, U256>)> = alloc
+            .iter()
+            .map(|(address, a)| {
+                let account = TrieAccount {
+                    nonce: a.nonce.to::<u64>(),
+                    balance: a.balance,
+                    storage_root: alloy_trie::EMPTY_ROOT_HASH,
+                    code_hash: keccak256(&a.code),
+                };
+                (*address, (account, a.storage.clone()))
+            })
+            .collect();
+        let mut changed = 0;
+        for (address, account) in &bundle.state {
+            let Some(info) = &account.info else {
+                state.remove(address);
+                continue;
+            };
+            let entry = state.entry(*address).or_insert_with(|| {
+                (
+                    TrieAccount {
+                        nonce: 0,
+                        balance: U256::ZERO,
+                        storage_root: alloy_trie::EMPTY_ROOT_HASH,
+                        code_hash: alloy_primitives::KECCAK256_EMPTY,
+                    },
+                    BTreeMap::new(),
+                )
+            });
+            if account.was_destroyed() {
+                entry.1.clear();
+            }
+            entry.0.nonce = info.nonce;
+            entry.0.balance = info.balance;
+            entry.0.code_hash = info.code_hash;
+            for (slot, value) in &account.storage {
+                entry.1.insert(*slot, value.present_value);
+            }
+            changed += 1;
+        }
+        assert!(changed > 0, "{id}");
+        let accounts = state.into_iter().map(|(address, (mut account, storage))| {
+            let slots = storage
+                .into_iter()
+                .filter(|(_, v)| !v.is_zero())
+                .map(|(slot, value)| (B256::from(slot.to_be_bytes::<32>()), value));
+            account.storage_root = storage_root_unhashed(slots);
+            (address, account)
+        });
+        assert_eq!(state_root_unhashed(accounts), header.state_root, "{id}");
+    }
+}

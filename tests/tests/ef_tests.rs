@@ -47,3 +47,51 @@ fn every_post_merge_ef_blockchain_test_passes() {
     assert!(passed("InitCollisionParis_d0g0v0_Cancun"));
     assert!(summary.cases.iter().any(|c| c.blocks.len() > 100));
 }
+
+/// The execution-spec-tests cases of `../shared/ef-tests-eest` (Prague, Osaka and the
+/// transitions into them and into BPO1; gzipped, each under its own chain config): every case
+/// passes, a block with an expected exception only as **invalid**, and the request-contract
+/// cases (SYSTEM_CONTRACT_EMPTY) for the rule they name.
+#[test]
+fn every_eest_prague_and_osaka_blockchain_test_passes() {
+    let corpus = tests::shared_blocks_dir().join("../ef-tests-eest");
+    let files = discover(&[corpus]).unwrap();
+    assert_eq!(files.len(), 422);
+    let summary = run_files(&files, 2, &|_, _| {});
+    for case in &summary.cases {
+        if let Outcome::Failed(reason) = &case.outcome {
+            println!("FAIL {} {}: {reason}", case.file, case.name);
+        }
+    }
+    println!(
+        "ef-tests-eest: {} passed, {} failed, {} skipped in {:.1} s",
+        summary.passed, summary.failed, summary.skipped, summary.wall_s
+    );
+    assert_eq!(
+        (summary.passed, summary.failed, summary.skipped),
+        (4356, 0, 0)
+    );
+    let networks: std::collections::BTreeSet<_> =
+        summary.cases.iter().map(|c| c.network.as_str()).collect();
+    for network in [
+        "Prague",
+        "Osaka",
+        "PragueToOsakaAtTime15k",
+        "OsakaToBPO1AtTime15k",
+    ] {
+        assert!(networks.contains(network), "{networks:?}");
+    }
+    let blocks = summary.cases.iter().flat_map(|c| &c.blocks);
+    let rejected: Vec<_> = blocks.filter(|b| b.expect_exception.is_some()).collect();
+    assert!(rejected.len() >= 245);
+    assert!(rejected.iter().all(|b| b.verdict == "invalid"));
+    let empty: Vec<_> = rejected
+        .iter()
+        .filter(|b| b.expect_exception.as_deref() == Some("BlockException.SYSTEM_CONTRACT_EMPTY"))
+        .collect();
+    assert!(!empty.is_empty());
+    assert!(
+        empty.iter().all(|b| b.rule == Some("system_contract")),
+        "{empty:?}"
+    );
+}

@@ -245,15 +245,24 @@ fn the_guest_commits_to_the_chain_config_it_ran_under() {
 }
 
 /// A deterministic sample of 24 EF blockchain tests through the guest: every block valid
-/// natively reveals the native public values in the VM, every rejected one fails there too,
-/// across categories and with multi-block chains.
+/// natively reveals the native public values in the VM, every rejected one ends the guest with
+/// the native verdict, across categories, with multi-block chains, and from both corpora: the
+/// ethereum/tests cases and the execution-spec-tests Prague and Osaka cases (gzipped).
 #[test]
 fn a_sample_of_the_ef_blockchain_tests_agrees_in_the_vm() {
     use host::ef_tests::{discover, vm};
     let corpus = tests::shared_blocks_dir().join("../ef-tests/BlockchainTests");
-    let cases = vm::sample(&discover(&[corpus]).unwrap(), 24);
+    let eest = tests::shared_blocks_dir().join("../ef-tests-eest");
+    let cases = vm::sample(&discover(&[corpus, eest]).unwrap(), 24);
     assert_eq!(cases.len(), 24);
     assert!(cases.iter().any(|c| c.blocks > 1));
+    for fork in vm::CURRENT_FORKS {
+        assert!(
+            cases.iter().any(|c| c.network.contains(fork)
+                && c.file.to_string_lossy().ends_with(".json.gz")),
+            "no {fork} case from the execution-spec-tests corpus"
+        );
+    }
     let folders: std::collections::BTreeSet<_> = cases.iter().map(|c| c.file.parent()).collect();
     assert!(folders.len() >= 20, "{folders:?}");
     let sample = vm::run_sample(&cases).unwrap_or_else(|e| panic!("{e}"));
@@ -275,6 +284,8 @@ fn eip_7610_collisions_agree_in_the_vm() {
     let cases: Vec<SampledCase> = (0..4)
         .map(|d| SampledCase {
             file: file.clone(),
+            source: file.clone(),
+            network: "Cancun".into(),
             name: format!("InitCollisionParis_d{d}g0v0_Cancun"),
             blocks: 1,
         })
@@ -414,4 +425,144 @@ fn the_loaded_program_does_not_depend_on_where_the_guest_was_built() {
     // As OpenVM decodes the files themselves, their programs differ.
     let raw = |bytes: &[u8]| exe(Elf::decode(bytes, MEM_SIZE as u32).unwrap());
     assert_ne!(raw(&bytes).exe().init_memory, raw(&moved).exe().init_memory);
+}
+
+/// The guest ends with the native run's verdict for blocks that are not valid: tampered devnet
+/// blocks (a header field, a body root, an execution result, the state root) are invalid, a
+/// witness without the pre-state's root node is insufficient, and a chain config that is not
+/// canonical (mainnet's forgeries: Osaka listed first as never activating; a second BPO1 blob
+/// schedule) is unusable input. Each ends the guest without public values, with that verdict's
+/// exit code: never a panic, a trap, or public values.
+#[test]
+fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
+    use alloy_consensus::{Block, Header, TxEnvelope};
+    use alloy_hardforks::{EthereumHardfork, ForkCondition};
+    use alloy_primitives::{Bytes, B256};
+    use alloy_rlp::{Decodable, Encodable};
+    use host::vm::{Vm, VmError};
+    use program::Verdict;
+
+    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let run = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    assert!(run.verdict.is_ok());
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let vm = Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
+    let witness = &run.data.witness;
+    let items = |block: &[u8], witness: &program::ExecutionWitness, chain_rlp: &[u8]| {
+        let nodes = witness.state.iter().map(|b| (b.as_ref(), false));
+        let all: Vec<_> = nodes
+            .chain(witness.codes.iter().map(|b| (b.as_ref(), true)))
+            .collect();
+        program::guest_items_with_chain_rlp(block, &witness.headers, chain_rlp, all.into_iter())
+    };
+    let canonical = alloy_rlp::encode(run.chain.canonical());
+    let guest = |items: &[Vec<u8>]| match vm.execute_items(&host::vm::slices(items)) {
+        Ok(public) => Ok(public),
+        Err(VmError::Refused(verdict)) => Err(verdict),
+        Err(e) => panic!("the guest failed instead of reporting a verdict: {e}"),
+    };
+    // Untampered: valid, with public values.
+    assert!(guest(&items(&run.data.block_rlp, witness, &canonical)).is_ok());
+
+    let block = Block::<TxEnvelope>::decode(&mut run.data.block_rlp.as_slice()).unwrap();
+    let edits: [(&str, fn(&mut Header)); 5] = [
+        ("extra_data", |h| h.extra_data = Bytes::from(vec![7; 33])),
+        ("transactions_root", |h| {
+            h.transactions_root = B256::repeat_byte(1)
+        }),
+        ("gas_used", |h| h.gas_used += 1),
+        ("receipts_root", |h| h.receipts_root = B256::repeat_byte(2)),
+        ("state_root", |h| h.state_root = B256::repeat_byte(3)),
+    ];
+    for (what, edit) in edits {
+        let mut tampered = block.clone();
+        edit(&mut tampered.header);
+        let mut rlp = Vec::new();
+        tampered.encode(&mut rlp);
+        let native = program::validate_block(&rlp, witness, &run.chain);
+        assert_eq!(Verdict::of(&native), Verdict::Invalid, "{what}: {native:?}");
+        assert_eq!(
+            guest(&items(&rlp, witness, &canonical)),
+            Err(Verdict::Invalid),
+            "{what}"
+        );
+    }
+
+    // Insufficient: the witness without the pre-state root's node.
+    let parent = program::header::decode_ancestors(&witness.headers)
+        .unwrap()
+        .0;
+    let root = parent.last().unwrap().state_root;
+    let mut thin = witness.clone();
+    thin.state.retain(|n| mpt::keccak256(n) != root);
+    assert!(thin.state.len() < witness.state.len());
+    let native = program::validate_block(&run.data.block_rlp, &thin, &run.chain);
+    assert_eq!(Verdict::of(&native), Verdict::Insufficient, "{native:?}");
+    assert_eq!(
+        guest(&items(&run.data.block_rlp, &thin, &canonical)),
+        Err(Verdict::Insufficient)
+    );
+
+    // Unusable: configs that are not canonical, whatever their old digest.
+    let mut never = run.chain.canonical();
+    never
+        .forks
+        .insert(0, (EthereumHardfork::Osaka, ForkCondition::Never));
+    let mut blobs = run.chain.canonical();
+    let mut params = blobs.blob_schedule.last().unwrap().1;
+    params.max_blob_count += 3;
+    let last = blobs.blob_schedule.last().unwrap().0;
+    blobs.blob_schedule.push((last, params));
+    for forged in [never, blobs] {
+        let forged = items(&run.data.block_rlp, witness, &alloy_rlp::encode(&forged));
+        assert!(matches!(
+            program::GuestInput::from_items(&forged),
+            Err(program::InputError::Chain(_))
+        ));
+        assert_eq!(guest(&forged), Err(Verdict::Unusable));
+    }
+}
+
+/// The program a proof commits to holds no path of the machine that built it: the block guest's
+/// loaded memory names no home, toolchain, checkout or target directory (panic locations name
+/// `/cargo/...`, `/rustup/...`, `/project/...` instead), and a guest built in two different
+/// target directories is one program.
+#[test]
+fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
+    use host::guest::{decode_elf, Program};
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let vm = host::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
+    let image: Vec<u8> = vm.exe().init_memory.values().copied().collect();
+    let contains = |needle: &str| image.windows(needle.len()).any(|w| w == needle.as_bytes());
+    // The remapped names are there: the search can find paths.
+    assert!(contains("/cargo/registry/"), "no remapped dependency path");
+    assert!(contains("/rustup/toolchains/"), "no remapped std path");
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let workspace = std::fs::canonicalize(workspace).unwrap();
+    let mut machine_paths: Vec<String> = vec![workspace.display().to_string()];
+    for var in ["HOME", "CARGO_HOME", "RUSTUP_HOME", "CARGO_TARGET_DIR"] {
+        if let Some(path) = std::env::var_os(var) {
+            machine_paths.push(std::path::PathBuf::from(path).display().to_string());
+        }
+    }
+    machine_paths.push(host::guest::guest_target_root().display().to_string());
+    for path in machine_paths.iter().filter(|p| p.len() > 1) {
+        assert!(!contains(path), "the loaded program names {path}");
+    }
+
+    // A small guest built in two fresh target directories: one program.
+    let probe = GuestSpec::program(Program::KeccakAlignment, Keccak::Ours);
+    let root = std::env::temp_dir().join(format!("guest-anywhere-{}", std::process::id()));
+    let exes: Vec<_> = ["first", "second/deeper"]
+        .iter()
+        .map(|dir| {
+            let bytes = probe.build_bytes_in(&root.join(dir)).unwrap();
+            let elf = decode_elf(&bytes).unwrap();
+            let vm = host::vm::Vm::new(elf, probe.public_values()).unwrap();
+            bitcode::serialize(&(&vm.exe().program, vm.exe().pc_start, &vm.exe().init_memory))
+                .unwrap()
+        })
+        .collect();
+    let _ = std::fs::remove_dir_all(&root);
+    assert!(exes[0] == exes[1], "two target directories, two programs");
 }

@@ -2,8 +2,8 @@
 //!
 //! The sample takes one case from each fixture folder in turn (folders in the order of the keccak
 //! of their last two names, so consecutive picks land in unrelated categories; cases in name
-//! order), only
-//! cases that run (post-merge), and always at least one multi-block chain. Each sampled case runs
+//! order), only cases that run (post-merge), and always at least one multi-block chain and,
+//! where the corpus has them, a Prague and an Osaka case. Each sampled case runs
 //! natively as in a full run; every block it validates is then executed by the block guest
 //! (built once) on the same input: a block valid natively must reveal the native run's
 //! [`PublicValues`], and a rejected one must end the guest without public values, with the
@@ -28,9 +28,14 @@ pub struct SampledCase {
     pub source: PathBuf,
     /// The case's name.
     pub name: String,
+    /// Its network (`Prague`, `PragueToOsakaAtTime15k`, ...).
+    pub network: String,
     /// How many blocks it has.
     pub blocks: usize,
 }
+
+/// The forks in force on mainnet now: a sample that can draw a case of each draws at least one.
+pub const CURRENT_FORKS: [&str; 2] = ["Prague", "Osaka"];
 
 /// Picks `k` cases from `files` (see the module doc).
 pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
@@ -50,6 +55,7 @@ pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
                     file: file.clone(),
                     source: source.clone(),
                     name,
+                    network: case.network.clone(),
                     blocks: case.blocks.len(),
                 });
             }
@@ -81,14 +87,30 @@ pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
             break;
         }
     }
-    if k > 0 && !picked.iter().any(|c| c.blocks > 1) {
-        let chain = order
-            .iter()
-            .flat_map(|(_, cases)| cases)
-            .find(|c| c.blocks > 1);
-        if let Some(chain) = chain {
+    // Guarantees, each replacing a pick that no earlier guarantee made: a multi-block chain,
+    // and a case of each fork in force on mainnet now.
+    let mut kept = 0;
+    let wants: [&dyn Fn(&SampledCase) -> bool; 3] = [
+        &|c| c.blocks > 1,
+        &|c| c.network.contains(CURRENT_FORKS[0]),
+        &|c| c.network.contains(CURRENT_FORKS[1]),
+    ];
+    for want in wants {
+        if kept >= k {
+            break;
+        }
+        if let Some(at) = picked.iter().position(|c| want(c)) {
+            // Already there: keep it out of later replacements.
+            let case = picked.remove(at);
+            picked.insert(0, case);
+            kept += 1;
+            continue;
+        }
+        let found = order.iter().flat_map(|(_, cases)| cases).find(|c| want(c));
+        if let Some(case) = found {
             picked.pop();
-            picked.push(chain.clone());
+            picked.insert(0, case.clone());
+            kept += 1;
         }
     }
     picked

@@ -31,6 +31,7 @@ use crate::vm::{default_segment_memory, sdk_segmented, vm_config, vm_err, Vm, Vm
 
 pub mod agg;
 pub mod parts;
+pub mod pin;
 pub mod segments;
 pub mod verify;
 
@@ -128,6 +129,13 @@ pub enum ProofError {
         proved: String,
         /// The verifier's.
         expected: String,
+    },
+    /// The proof is not of the build the repository pins (another guest, keccak, VM or proof
+    /// kind): only `--rebuild` can check it.
+    #[error("the proof is of {subject}, not of the pinned block guest: verify it with --rebuild")]
+    NotPinned {
+        /// What the file says it is of.
+        subject: String,
     },
     /// Parts that do not join into one run's proof.
     #[error("parts: {0}")]

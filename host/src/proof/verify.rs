@@ -1,14 +1,19 @@
-//! Verifying a proof file: the guest rebuilt from this host's source, its program commitment
-//! (and, for an aggregated proof, the whole verification baseline) recomputed, the proof
-//! checked against them, and the public values it commits to compared with the file's claim.
-//! A [`Verifier`] does the recomputing once per guest and proof kind (tens of seconds: the
-//! guest's program is committed as the prover commits it) and checks any number of files.
+//! Verifying a proof file against what a proof of its program must commit to, then the public
+//! values it commits to against the file's claim. Two anchors:
+//! - [`Verifier::pinned`]: the block guest's commitments pinned in the repository
+//!   ([`super::pin`]): no build, no keys, no cache; seconds. What `host verify` uses.
+//! - [`Verifier::new`]: the guest rebuilt from this host's source, its program commitment (and,
+//!   for an aggregated proof, the whole verification baseline) recomputed (tens of seconds, and
+//!   the aggregation keys): `host verify --rebuild`, any guest, app proofs too.
+//!
+//! A [`Verifier`] checks any number of files.
 
 use openvm_sdk::prover::verify_app_proof_with_expected_exe_commit;
 use openvm_sdk::{DefaultStarkEngine, Sdk, F};
 use openvm_stark_backend::p3_field::PrimeField32;
 use openvm_verify_stark_host::vk::VerificationBaseline;
 
+use super::pin::Pinned;
 use super::{agg, field_bytes, Proof, ProofError, ProofFile, ProofKind, Subject, FORMAT};
 use crate::guest::Program;
 use crate::vm::vm_err;
@@ -19,13 +24,15 @@ enum Expected {
     App(openvm_stark_sdk::config::baby_bear_poseidon2::Digest),
     /// The program's commitment and the aggregation verifiers' keys.
     Stark(Box<VerificationBaseline>),
+    /// The pinned block guest's baseline and aggregation verifying key.
+    Pinned(Box<Pinned>),
 }
 
 /// Verifies proofs of one guest (and VM) of one kind.
 pub struct Verifier {
-    subject: Subject,
+    subject: Option<Subject>,
     kind: ProofKind,
-    sdk: Sdk,
+    sdk: Option<Sdk>,
     expected: Expected,
 }
 
@@ -41,10 +48,21 @@ impl Verifier {
             ProofKind::Stark => Expected::Stark(Box::new(agg::baseline(&sdk, exe)?)),
         };
         Ok(Self {
-            subject: subject.clone(),
+            subject: Some(subject.clone()),
             kind,
-            sdk,
+            sdk: Some(sdk),
             expected,
+        })
+    }
+
+    /// Verifies aggregated proofs of the block guest against the commitments pinned in the
+    /// repository ([`Pinned::builtin`]): no guest build, no key generation, no key cache.
+    pub fn pinned() -> Result<Self, ProofError> {
+        Ok(Self {
+            subject: None,
+            kind: ProofKind::Stark,
+            sdk: None,
+            expected: Expected::Pinned(Box::new(Pinned::builtin()?)),
         })
     }
 
@@ -55,23 +73,47 @@ impl Verifier {
         if file.format != FORMAT {
             return Err(ProofError::Format(file.format));
         }
-        if file.subject != self.subject || file.proof.kind() != self.kind {
+        if let Expected::Pinned(pinned) = &self.expected {
+            if !pinned.covers(&file.subject) || file.proof.kind() != ProofKind::Stark {
+                return Err(ProofError::NotPinned {
+                    subject: format!(
+                        "{} ({} keccak, {} public values, 2^{} rows, {} proof)",
+                        file.subject.bin,
+                        file.subject.keccak.name(),
+                        file.subject.public_values_len,
+                        file.subject.log_stacked_height,
+                        if file.proof.kind() == ProofKind::Stark {
+                            "aggregated"
+                        } else {
+                            "app"
+                        }
+                    ),
+                });
+            }
+        } else if self.subject.as_ref() != Some(&file.subject) || file.proof.kind() != self.kind {
             return Verifier::new(&file.subject, file.proof.kind())?.verify(file);
         }
-        let proved = match (&file.proof, &self.expected) {
-            (Proof::App(app), Expected::App(commit)) => {
+        let proved = match (&file.proof, &self.expected, &self.sdk) {
+            (Proof::App(app), Expected::App(commit), Some(sdk)) => {
                 verify_app_proof_with_expected_exe_commit::<DefaultStarkEngine>(
-                    &self.sdk.app_vk(),
+                    &sdk.app_vk(),
                     app,
                     Some(*commit),
                 )
                 .map_err(vm_err)?;
                 field_bytes(&app.user_public_values.public_values)
             }
-            (Proof::Stark { baseline, encoded }, Expected::Stark(expected)) => {
+            (Proof::Stark { baseline, encoded }, Expected::Stark(expected), Some(sdk)) => {
                 check_baseline(baseline, expected)?;
                 let proof = agg::decode(encoded)?;
-                agg::verify(&self.sdk, expected.as_ref().clone(), &proof)?;
+                agg::verify(sdk, expected.as_ref().clone(), &proof)?;
+                field_bytes(&proof.user_pvs_proof.public_values)
+            }
+            (Proof::Stark { baseline, encoded }, Expected::Pinned(pinned), _) => {
+                check_baseline(baseline, &pinned.baseline)?;
+                let proof = agg::decode(encoded)?;
+                Sdk::verify_proof(pinned.agg_vk.clone(), pinned.baseline.clone(), &proof)
+                    .map_err(vm_err)?;
                 field_bytes(&proof.user_pvs_proof.public_values)
             }
             _ => unreachable!("the kind was matched above"),
@@ -97,6 +139,9 @@ impl Verifier {
         if file.subject.bin != Program::Guest.bin() {
             return Err(BlockProofError::NotABlockProof(file.subject.bin.clone()));
         }
+        if file.subject.keccak != crate::guest::Keccak::Ours {
+            return Err(BlockProofError::NotThisKeccak(file.subject.keccak.name()));
+        }
         let public = self.verify(file)?;
         let values = program::PublicValues::from_bytes(&public)
             .ok_or(BlockProofError::ShortPublicValues(public.len()))?;
@@ -110,13 +155,20 @@ pub fn verify(file: &ProofFile) -> Result<Vec<u8>, ProofError> {
     Verifier::new(&file.subject, file.proof.kind())?.verify(file)
 }
 
-/// Verifies a proof of the block guest made under `chain` ([`Verifier::verify_block`]).
+/// Verifies a proof of the block guest made under `chain` ([`Verifier::verify_block`]), against
+/// the pinned commitments, or, with `rebuild`, against those rebuilt from source.
 pub fn verify_block(
     file: &ProofFile,
     chain: &program::ChainConfig,
     chain_name: &str,
+    rebuild: bool,
 ) -> Result<program::PublicValues, BlockProofError> {
-    Verifier::new(&file.subject, file.proof.kind())?.verify_block(file, chain, chain_name)
+    let verifier = if rebuild {
+        Verifier::new(&file.subject, file.proof.kind())?
+    } else {
+        Verifier::pinned()?
+    };
+    verifier.verify_block(file, chain, chain_name)
 }
 
 /// Refuses a baseline other than the verifier's own, naming what differs.
@@ -158,14 +210,22 @@ pub enum BlockProofError {
     /// The proof is of another guest program than the block verifier.
     #[error("the proof is of guest `{0}`, not of the block verifier `guest`")]
     NotABlockProof(String),
+    /// The proof is of the block verifier built with another keccak (a comparison baseline).
+    #[error("the proof is of the block verifier built with the {0} keccak (a comparison baseline), not of this project's")]
+    NotThisKeccak(&'static str),
     /// The public values are fewer than the block guest reveals.
     #[error("the proof commits to {0} bytes of public values, fewer than a block proof's {len}", len = program::PublicValues::LEN)]
     ShortPublicValues(usize),
-    /// The block was validated under another chain config.
-    #[error("the proof was made under chain config {proved}, not the expected {expected_name} ({expected})")]
+    /// A sound proof, of a block validated under another chain config.
+    #[error("a sound proof, made under another chain config: {proved}{}, not the expected {expected_name} ({expected})", match .proved_name {
+        Some(name) => format!(" ({name}'s: verify with --chain {name})"),
+        None => " (no chain this verifier knows by name: verify with --chain FILE holding that config)".to_owned(),
+    })]
     ChainDigest {
         /// The digest the proof commits to.
         proved: alloy_primitives::B256,
+        /// The known chain it is the digest of, if any.
+        proved_name: Option<&'static str>,
         /// The expected config's digest.
         expected: alloy_primitives::B256,
         /// The expected config's name.
@@ -185,6 +245,7 @@ fn check_chain(
     } else {
         Err(BlockProofError::ChainDigest {
             proved: values.chain_digest,
+            proved_name: crate::chain::known_chain_of(values.chain_digest),
             expected,
             expected_name: chain_name.to_owned(),
         })
