@@ -219,3 +219,53 @@ pub fn apply_bundle(state: &mut StateTrie<'_>, bundle: &BundleState) -> Result<(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloy_eips::eip7002::WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS as WITHDRAWALS;
+    use alloy_eips::eip7251::CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS as CONSOLIDATIONS;
+    use revm::database::InMemoryDB;
+    use revm::state::{AccountInfo, Bytecode};
+
+    fn with_code(addresses: &[Address]) -> InMemoryDB {
+        let mut db = InMemoryDB::default();
+        for &address in addresses {
+            let code = Bytecode::new_raw(alloy_primitives::Bytes::from_static(&[0x60, 0x00]));
+            db.insert_account_info(
+                address,
+                AccountInfo {
+                    code_hash: code.hash_slow(),
+                    code: Some(code),
+                    ..Default::default()
+                },
+            );
+        }
+        db
+    }
+
+    /// Both request contracts are checked, each named when it has no code: absent, or present
+    /// with a balance but no code.
+    #[test]
+    fn each_request_contract_without_code_is_named() {
+        assert!(check_request_contracts(&mut with_code(&[WITHDRAWALS, CONSOLIDATIONS])).is_ok());
+        for (present, missing) in [(WITHDRAWALS, CONSOLIDATIONS), (CONSOLIDATIONS, WITHDRAWALS)] {
+            let mut db = with_code(&[present]);
+            match check_request_contracts(&mut db) {
+                Err(Failure::Contract(address)) => assert_eq!(address, missing),
+                _ => panic!("{missing} has no code, and passed"),
+            }
+            db.insert_account_info(
+                missing,
+                AccountInfo {
+                    balance: alloy_primitives::U256::from(1),
+                    ..Default::default()
+                },
+            );
+            match check_request_contracts(&mut db) {
+                Err(Failure::Contract(address)) => assert_eq!(address, missing),
+                _ => panic!("{missing} has a balance and no code, and passed"),
+            }
+        }
+    }
+}

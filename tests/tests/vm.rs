@@ -465,7 +465,8 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
     assert!(guest(&items(&run.data.block_rlp, witness, &canonical)).is_ok());
 
     let block = Block::<TxEnvelope>::decode(&mut run.data.block_rlp.as_slice()).unwrap();
-    let edits: [(&str, fn(&mut Header)); 5] = [
+    type Edit = fn(&mut Header);
+    let edits: [(&str, Edit); 5] = [
         ("extra_data", |h| h.extra_data = Bytes::from(vec![7; 33])),
         ("transactions_root", |h| {
             h.transactions_root = B256::repeat_byte(1)

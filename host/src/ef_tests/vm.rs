@@ -99,7 +99,7 @@ pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
         if kept >= k {
             break;
         }
-        if let Some(at) = picked.iter().position(|c| want(c)) {
+        if let Some(at) = picked.iter().position(want) {
             // Already there: keep it out of later replacements.
             let case = picked.remove(at);
             picked.insert(0, case);
