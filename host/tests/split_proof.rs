@@ -150,9 +150,14 @@ fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
     ]);
     assert!(stdout.contains("VALID"), "{stdout}");
     let pinned = proof::Verifier::pinned().unwrap();
+    let started = std::time::Instant::now();
     assert_eq!(
         pinned.verify_block(&file, &native.chain, "devnet").unwrap(),
         values
+    );
+    println!(
+        "verified against the pinned commitments in {:.2} s",
+        started.elapsed().as_secs_f64()
     );
     // The same by name, and rebuilt from source.
     let stdout = host(&["verify", joined.to_str().unwrap(), "--chain", "devnet"]);
@@ -257,6 +262,13 @@ fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
             }
             other => panic!("a flipped bit at {at}: {:?}", other.err()),
         }
+        assert!(
+            matches!(
+                pinned.verify(&flipped),
+                Err(ProofError::Vm(host::vm::VmError::Vm(_)))
+            ),
+            "a flipped bit at {at} verified against the pin"
+        );
         flip(&mut flipped, at);
     }
     // A truncated file.
