@@ -136,16 +136,39 @@ fn a_node_that_lies_about_a_balance_is_caught_naming_the_account() {
 }
 
 /// A node whose `eth_getStorageAt` answers differ from what its own storage proofs prove: the
-/// value execution ran on is held to the verified proof, and the error names the slot.
+/// value execution ran on is held to the verified proof, and the error names the slot. (The
+/// devnet, served from its whole state, so that execution on the lies reads only what the node
+/// can prove.)
 #[test]
 fn a_node_that_lies_about_a_slot_value_is_caught_naming_the_slot() {
-    let err = fetch_from_liar(|method, reply| match reply {
-        Reply::Result(Value::String(value)) if method == "eth_getStorageAt" => {
-            let lie = if value.ends_with('7') { "0x8" } else { "0x7" };
-            Reply::Result(Value::from(lie))
-        }
-        other => other,
-    });
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let run = host::native::run_native(&dir, "devnet", None).unwrap();
+    let (server, number) =
+        standard_node(
+            &dir,
+            "devnet",
+            run.chain.clone(),
+            |method, reply| match reply {
+                Reply::Result(Value::String(value)) if method == "eth_getStorageAt" => {
+                    let lie = if value.ends_with('7') { "0x8" } else { "0x7" };
+                    Reply::Result(Value::from(lie))
+                }
+                other => other,
+            },
+        );
+    let out = scratch("slot-liar");
+    let result = fetch(
+        &server.url,
+        number,
+        &out,
+        &run.chain,
+        options(WitnessSource::Proofs),
+    );
+    assert!(!out.exists(), "nothing is written");
+    let err = match result {
+        Ok(_) => panic!("a lying node's witness was accepted"),
+        Err(e) => e,
+    };
     match &err {
         FetchError::BadResponse { method, reason } => {
             assert_eq!(*method, "eth_getProof");
