@@ -22,7 +22,7 @@
 //! source files of dependencies under `$CARGO_HOME`, of `std` under `$RUSTUP_HOME`, and of the
 //! checkout, so another home directory or checkout built another program (and another commit).
 //! Every guest is built with those prefixes remapped to fixed names ([`remapped_prefixes`]):
-//! `/cargo`, `/rustup`, `/project`, `/target`.
+//! `/cargo`, `/rustup`, `/target` (the checkout's own sources are named relative to it).
 
 use std::path::{Path, PathBuf};
 
@@ -299,8 +299,11 @@ impl GuestSpec {
 
 /// The build machine's paths a guest's data could name, each with the fixed name it is built
 /// under: `$CARGO_HOME` (dependencies' sources), `$RUSTUP_HOME` (`std`'s sources, as
-/// `-Z build-std` compiles them), the checkout and the guest's target directory (generated
-/// sources). Longest first: rustc applies the last matching remap, so nested paths list last.
+/// `-Z build-std` compiles them) and the guest's target directory (generated sources). The
+/// checkout needs none: cargo names the workspace's own sources relative to its root. Nor
+/// should it: the flags are part of every dependency's fingerprint, and a checkout-dependent
+/// flag would rebuild every guest dependency in each new clone. Shortest first: rustc applies
+/// the last matching remap, so nested paths list last.
 pub fn remapped_prefixes(target_dir: &Path) -> Vec<(PathBuf, &'static str)> {
     let home = std::env::var_os("HOME").map(PathBuf::from);
     let under_home = |var: &str, dir: &str| {
@@ -311,7 +314,6 @@ pub fn remapped_prefixes(target_dir: &Path) -> Vec<(PathBuf, &'static str)> {
     let mut prefixes: Vec<(PathBuf, &'static str)> = [
         (under_home("CARGO_HOME", ".cargo"), "/cargo"),
         (under_home("RUSTUP_HOME", ".rustup"), "/rustup"),
-        (Some(workspace_dir()), "/project"),
         (Some(target_dir.to_owned()), "/target"),
     ]
     .into_iter()

@@ -526,7 +526,7 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
 
 /// The program a proof commits to holds no path of the machine that built it: the block guest's
 /// loaded memory names no home, toolchain, checkout or target directory (panic locations name
-/// `/cargo/...`, `/rustup/...`, `/project/...` instead), and a guest built in two different
+/// `/cargo/...`, `/rustup/...` and workspace-relative paths instead), and a guest built in two different
 /// target directories is one program.
 #[test]
 fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
