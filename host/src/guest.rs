@@ -19,10 +19,9 @@
 //! program ([`canonical_header`]); the guest never reads its own header.
 //!
 //! The loaded data held the build machine's paths too: panic locations in `.rodata` name the
-//! source files of dependencies under `$CARGO_HOME`, of `std` under `$RUSTUP_HOME`, and of the
-//! checkout, so another home directory or checkout built another program (and another commit).
-//! Every guest is built with those prefixes remapped to fixed names ([`remapped_prefixes`]):
-//! `/cargo`, `/rustup`, `/target` (the checkout's own sources are named relative to it).
+//! source files of dependencies under `$CARGO_HOME` and of `std` under `$RUSTUP_HOME`, so another
+//! home directory built another program (and another commit). Every guest is built with cargo's
+//! `trim-paths` ([`TRIM_PATHS`]), which names them without the machine's paths.
 
 use std::path::{Path, PathBuf};
 
@@ -265,19 +264,9 @@ impl GuestSpec {
         let pkg_dir = workspace_dir().join(self.program.package());
         let pkg = get_package(&pkg_dir);
         let target_dir = target_dir.to_owned();
-        let remaps: Vec<String> = remapped_prefixes(&target_dir)
-            .into_iter()
-            .flat_map(|(from, to)| {
-                [
-                    "--remap-path-prefix".to_owned(),
-                    format!("{}={to}", from.display()),
-                ]
-            })
-            .collect();
         let opts = GuestOptions::default()
-            .with_rustc_flags(remaps)
             .with_features(self.features())
-            .with_options(["--ignore-rust-version"])
+            .with_options(TRIM_PATHS.iter().chain(["--ignore-rust-version"].iter()))
             .with_profile(GUEST_PROFILE.into())
             .with_target_dir(target_dir);
         let filter = Some(TargetFilter {
@@ -297,36 +286,17 @@ impl GuestSpec {
     }
 }
 
-/// The build machine's paths a guest's data could name, each with the fixed name it is built
-/// under: `$CARGO_HOME` (dependencies' sources), `$RUSTUP_HOME` (`std`'s sources, as
-/// `-Z build-std` compiles them) and the guest's target directory (generated sources). The
-/// checkout needs none: cargo names the workspace's own sources relative to its root. Nor
-/// should it: the flags are part of every dependency's fingerprint, and a checkout-dependent
-/// flag would rebuild every guest dependency in each new clone. Shortest first: rustc applies
-/// the last matching remap, so nested paths list last.
-pub fn remapped_prefixes(target_dir: &Path) -> Vec<(PathBuf, &'static str)> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
-    let under_home = |var: &str, dir: &str| {
-        std::env::var_os(var)
-            .map(PathBuf::from)
-            .or_else(|| home.as_ref().map(|h| h.join(dir)))
-    };
-    let mut prefixes: Vec<(PathBuf, &'static str)> = [
-        (under_home("CARGO_HOME", ".cargo"), "/cargo"),
-        (under_home("RUSTUP_HOME", ".rustup"), "/rustup"),
-        (Some(target_dir.to_owned()), "/target"),
-    ]
-    .into_iter()
-    .filter_map(|(path, to)| Some((path?, to)))
-    // As given and as resolved, where a link makes them differ.
-    .flat_map(|(path, to)| {
-        let resolved = std::fs::canonicalize(&path).ok().filter(|r| *r != path);
-        std::iter::once((path, to)).chain(resolved.map(|r| (r, to)))
-    })
-    .collect();
-    prefixes.sort_by_key(|(path, _)| path.as_os_str().len());
-    prefixes
-}
+/// Cargo's `trim-paths` for every guest build (the guest toolchain's nightly cargo): cargo
+/// itself remaps the sources it compiles to machine-independent names (a dependency to
+/// `name-version/…`, `std` to `/rustc/<commit>/…`, the workspace to relative paths). Not
+/// `--remap-path-prefix` in RUSTFLAGS: cargo hashes RUSTFLAGS into every crate's `-C metadata`
+/// (measured: the same sources under two flag sets gave `libmpt-7b83…` and `libmpt-9e6c…` and two
+/// exe commitments), so flags naming `$HOME` would make the program depend on the machine again.
+pub const TRIM_PATHS: [&str; 3] = [
+    "-Ztrim-paths",
+    "--config",
+    "profile.guest.trim-paths=\"all\"",
+];
 
 /// A guest ELF file's program, as the VM loads it (its header made [`canonical_header`]).
 pub fn decode_elf(bytes: &[u8]) -> Result<Elf, VmError> {

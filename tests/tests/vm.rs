@@ -526,7 +526,8 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
 
 /// The program a proof commits to holds no path of the machine that built it: the block guest's
 /// loaded memory names no home, toolchain, checkout or target directory (panic locations name
-/// `/cargo/...`, `/rustup/...` and workspace-relative paths instead), and a guest built in two different
+/// `index.crates.io-…/name-version/…`, `/rustc/<commit>/…` and workspace-relative paths
+/// instead, cargo's `trim-paths`), and a guest built in two different
 /// target directories is one program.
 #[test]
 fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
@@ -535,9 +536,10 @@ fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
     let vm = host::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
     let image: Vec<u8> = vm.exe().init_memory.values().copied().collect();
     let contains = |needle: &str| image.windows(needle.len()).any(|w| w == needle.as_bytes());
-    // The remapped names are there: the search can find paths.
-    assert!(contains("/cargo/registry/"), "no remapped dependency path");
-    assert!(contains("/rustup/toolchains/"), "no remapped std path");
+    // The trimmed names are there (a dependency as `index.crates.io-…/name-version/…`, `std` as
+    // `/rustc/<commit>/…`): the search can find paths.
+    assert!(contains("index.crates.io-"), "no trimmed dependency path");
+    assert!(contains("/rustc/"), "no trimmed std path");
     let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let workspace = std::fs::canonicalize(workspace).unwrap();
     let mut machine_paths: Vec<String> = vec![workspace.display().to_string()];
