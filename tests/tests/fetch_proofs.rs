@@ -97,13 +97,24 @@ fn coinbase() -> String {
 
 fn fetch_from_liar(edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static) -> FetchError {
     let dir = shared_blocks_dir().join("mainnet");
-    let (server, number) = standard_node(&dir, "21882667", ChainConfig::mainnet(), edit);
-    let out = scratch("liar");
+    fetch_from_liar_at(&dir, "21882667", ChainConfig::mainnet(), edit)
+}
+
+/// Fetches block `id` of `dir` with the proofs source from a node whose answers `edit` changes;
+/// the fetch must fail, writing nothing. Returns its error.
+fn fetch_from_liar_at(
+    dir: &Path,
+    id: &str,
+    chain: ChainConfig,
+    edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static,
+) -> FetchError {
+    let (server, number) = standard_node(dir, id, chain.clone(), edit);
+    let out = scratch(&format!("liar-{id}"));
     let result = fetch(
         &server.url,
         number,
         &out,
-        &ChainConfig::mainnet(),
+        &chain,
         options(WitnessSource::Proofs),
     );
     assert!(!out.exists(), "nothing is written");
@@ -142,33 +153,16 @@ fn a_node_that_lies_about_a_balance_is_caught_naming_the_account() {
 #[test]
 fn a_node_that_lies_about_a_slot_value_is_caught_naming_the_slot() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let run = host::native::run_native(&dir, "devnet", None).unwrap();
-    let (server, number) =
-        standard_node(
-            &dir,
-            "devnet",
-            run.chain.clone(),
-            |method, reply| match reply {
-                Reply::Result(Value::String(value)) if method == "eth_getStorageAt" => {
-                    let lie = if value.ends_with('7') { "0x8" } else { "0x7" };
-                    Reply::Result(Value::from(lie))
-                }
-                other => other,
-            },
-        );
-    let out = scratch("slot-liar");
-    let result = fetch(
-        &server.url,
-        number,
-        &out,
-        &run.chain,
-        options(WitnessSource::Proofs),
-    );
-    assert!(!out.exists(), "nothing is written");
-    let err = match result {
-        Ok(_) => panic!("a lying node's witness was accepted"),
-        Err(e) => e,
-    };
+    let chain = host::native::run_native(&dir, "devnet", None)
+        .unwrap()
+        .chain;
+    let err = fetch_from_liar_at(&dir, "devnet", chain, |method, reply| match reply {
+        Reply::Result(Value::String(value)) if method == "eth_getStorageAt" => {
+            let lie = if value.ends_with('7') { "0x8" } else { "0x7" };
+            Reply::Result(Value::from(lie))
+        }
+        other => other,
+    });
     match &err {
         FetchError::BadResponse { method, reason } => {
             assert_eq!(*method, "eth_getProof");
