@@ -58,15 +58,7 @@ fn every_eest_prague_and_osaka_blockchain_test_passes() {
     let files = discover(&[corpus]).unwrap();
     assert_eq!(files.len(), 422);
     let summary = run_files(&files, 2, &|_, _| {});
-    for case in &summary.cases {
-        if let Outcome::Failed(reason) = &case.outcome {
-            println!("FAIL {} {}: {reason}", case.file, case.name);
-        }
-    }
-    println!(
-        "ef-tests-eest: {} passed, {} failed, {} skipped in {:.1} s",
-        summary.passed, summary.failed, summary.skipped, summary.wall_s
-    );
+    host::print::print_ef_failures(&summary);
     assert_eq!(
         (summary.passed, summary.failed, summary.skipped),
         (4356, 0, 0)
