@@ -20,6 +20,7 @@
 
 pub mod blocks;
 pub mod chain;
+pub mod cluster;
 pub mod ef_tests;
 pub mod fetch;
 pub mod fixtures;

@@ -242,7 +242,7 @@ impl Subject {
 
     /// The SDK this subject is proved under: with the cached aggregation keys for
     /// [`ProofKind::Stark`].
-    fn sdk(&self, kind: ProofKind) -> Result<(Sdk, Option<KeysSource>), ProofError> {
+    pub(crate) fn sdk(&self, kind: ProofKind) -> Result<(Sdk, Option<KeysSource>), ProofError> {
         match kind {
             ProofKind::App => {
                 let sdk = sdk_segmented(
@@ -337,7 +337,7 @@ fn seal(
 }
 
 /// Field elements that each hold one byte, as bytes.
-fn field_bytes(values: &[F]) -> Vec<u8> {
+pub(crate) fn field_bytes(values: &[F]) -> Vec<u8> {
     values.iter().map(|f| f.as_canonical_u32() as u8).collect()
 }
 

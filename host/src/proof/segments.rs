@@ -47,6 +47,26 @@ pub struct SegmentProofs {
     pub execution: Duration,
 }
 
+/// The number of segments of the run of `exe` on `input` (metered execution, no proving): what
+/// every prover of a part of it cuts it into.
+pub fn count_segments(sdk: &Sdk, exe: Arc<VmExe<F>>, input: StdIn) -> Result<usize, VmError> {
+    let instance = new_local_prover::<DefaultStarkEngine, Builder>(
+        Builder::default(),
+        &sdk.app_pk().app_vm_pk,
+        exe.clone(),
+    )
+    .map_err(vm_err)?;
+    let vm = &instance.vm;
+    let streams: Streams<F> = input.into();
+    let metered = vm.build_metered_ctx(&exe);
+    let (segments, _) = vm
+        .metered_interpreter(&exe)
+        .map_err(vm_err)?
+        .execute_metered(streams, metered)
+        .map_err(vm_err)?;
+    Ok(segments.len())
+}
+
 /// Meters the run of `exe` on `input` and proves the segments in `range` (`None`: all; a range
 /// beyond the run's segments is an error naming their count), printing progress.
 pub fn prove_segments(

@@ -1,0 +1,190 @@
+//! `host witness`, `fetch`, `ef-tests`, `gen`: block data in and out, and the EF corpora.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use alloy_primitives::B256;
+use clap::Args;
+use host::blocks;
+use host::fetch::FetchOptions;
+use host::print::{self, write_json};
+use host::target::Target;
+
+use super::{exit_status, resolve};
+
+#[derive(Args)]
+pub struct WitnessArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Pre-state root to use when the witness has no parent header.
+    #[arg(long)]
+    pub pre_state_root: Option<B256>,
+}
+
+#[derive(Args)]
+pub struct FetchArgs {
+    /// Block number.
+    #[arg(long)]
+    pub block: u64,
+    /// The node's JSON-RPC URL (http or https).
+    #[arg(long)]
+    pub rpc_url: String,
+    /// Where to write the files. Default: `blocks/cache/`.
+    #[arg(long)]
+    pub blocks_dir: Option<PathBuf>,
+    /// Per-request timeout, seconds.
+    #[arg(long, default_value_t = 120)]
+    pub timeout: u64,
+    /// Retries after a failed connection, a timeout or an HTTP 429 / 5xx.
+    #[arg(long, default_value_t = 3)]
+    pub retries: u32,
+    /// Genesis-style chain config (JSON) to validate under. Default: Ethereum mainnet.
+    #[arg(long)]
+    pub chain: Option<PathBuf>,
+    /// Where the witness comes from: `debug_executionWitness` (debug), standard methods
+    /// (proofs), or the first and, where the node lacks it, the second (auto).
+    #[arg(long, value_enum, default_value_t = host::fetch::WitnessSource::Auto)]
+    pub source: host::fetch::WitnessSource,
+    /// Requests in flight at once (proofs source).
+    #[arg(long, default_value_t = 16)]
+    pub concurrency: usize,
+}
+
+#[derive(Args)]
+pub struct EfTestsArgs {
+    /// Fixture files or directories.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Write per-case results as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Threads (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run a deterministic sample of cases through the guest in the VM instead, checking
+    /// each block's public values (or its rejection) against the native run.
+    #[arg(long)]
+    pub vm: bool,
+    /// How many cases the VM sample takes.
+    #[arg(long, default_value_t = 24)]
+    pub sample: usize,
+}
+
+#[derive(Args)]
+pub struct GenArgs {
+    /// Output directory. Default: the project's `blocks/`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+impl WitnessArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        witness(&self.target, self.pre_state_root)
+    }
+}
+
+impl FetchArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        let options = FetchOptions {
+            timeout: Duration::from_secs(self.timeout),
+            retries: self.retries,
+            source: self.source,
+            concurrency: self.concurrency,
+            ..FetchOptions::default()
+        };
+        fetch(
+            self.block,
+            &self.rpc_url,
+            self.blocks_dir,
+            options,
+            self.chain.as_deref(),
+        )
+    }
+}
+
+impl EfTestsArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        if self.vm {
+            ef_tests_vm(&self.paths, self.json.as_deref(), self.sample)
+        } else {
+            ef_tests(&self.paths, self.json.as_deref(), self.threads)
+        }
+    }
+}
+
+impl GenArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        gen(self.out)
+    }
+}
+
+fn witness(target: &Target, pre_state_root: Option<B256>) -> anyhow::Result<ExitCode> {
+    let resolved = resolve(target)?;
+    let report = host::inspect::inspect(&resolved.data, pre_state_root)?;
+    print::print_witness(&report);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn fetch(
+    block: u64,
+    rpc_url: &str,
+    dir: Option<PathBuf>,
+    options: FetchOptions,
+    chain_file: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let dir = dir.unwrap_or_else(blocks::cache_dir);
+    let chain = host::chain::for_block(&dir, &block.to_string(), chain_file)?;
+    eprintln!("fetching block {block} from {rpc_url}");
+    let fetched = host::fetch::fetch(rpc_url, block, &dir, &chain, options)?;
+    print::print_fetched(&fetched.data, &fetched.report);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn ef_tests(
+    paths: &[PathBuf],
+    json: Option<&Path>,
+    threads: Option<usize>,
+) -> anyhow::Result<ExitCode> {
+    use std::io::IsTerminal;
+    let files = host::ef_tests::discover(paths)?;
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    eprintln!("{} fixture sources, {threads} threads", files.len());
+    let terminal = std::io::stderr().is_terminal();
+    let progress = move |done: usize, seen: usize| {
+        if terminal {
+            eprint!("\r{done}/{seen} fixtures");
+        }
+    };
+    let summary = host::ef_tests::run_files(&files, threads, &progress);
+    if terminal {
+        eprintln!();
+    }
+    print::print_ef_failures(&summary);
+    if let Some(path) = json {
+        write_json(path, &summary)?;
+    }
+    Ok(exit_status(summary.failed == 0))
+}
+
+fn ef_tests_vm(paths: &[PathBuf], json: Option<&Path>, k: usize) -> anyhow::Result<ExitCode> {
+    let files = host::ef_tests::discover(paths)?;
+    let cases = host::ef_tests::vm::sample(&files, k);
+    eprintln!("{} cases sampled from {} files", cases.len(), files.len());
+    let sample = host::ef_tests::vm::run_sample(&cases)?;
+    print::print_ef_vm_sample(&sample);
+    if let Some(path) = json {
+        write_json(path, &sample)?;
+    }
+    Ok(exit_status(sample.failures.is_empty()))
+}
+
+fn gen(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let out = out.unwrap_or_else(blocks::default_root);
+    for line in host::gen::write_all(&out)? {
+        println!("{line}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,231 @@
+//! `host run`, `compare`, `census`, `profile`: a block in the VM, metered and measured.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use host::guest::{Crypto, GuestSpec, Keccak};
+use host::measure::Baseline;
+use host::print::{self, write_json};
+use host::report::{run_in_vm, Mode, RunReport};
+use host::target::Target;
+
+use super::{validate, validate_valid};
+
+#[derive(Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// How to run it.
+    #[arg(long, value_enum, default_value_t = Mode::Metered)]
+    pub mode: Mode,
+    /// Shorthand for `--mode native`.
+    #[arg(long)]
+    pub native: bool,
+    /// The guest's keccak (VM modes).
+    #[arg(long, value_enum, default_value_t = Keccak::Ours)]
+    pub keccak: Keccak,
+    /// Where the guest's cryptography runs (VM modes).
+    #[arg(long, value_enum, default_value_t = Crypto::Openvm)]
+    pub crypto: Crypto,
+    /// Also print a per-segment table (metered mode).
+    #[arg(long)]
+    pub segments: bool,
+    /// Also print where the cells go: per AIR (chip), rows, width, main cells and share,
+    /// summed over segments; and which limit ended each segment (metered mode).
+    #[arg(long)]
+    pub airs: bool,
+    /// Write the report as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// The stock build to compare with: `idiomatic` (OpenVM's keccak as a stock user calls
+    /// it: encode into a buffer, hash once) or `xorin` (this project's sponge over OpenVM's
+    /// stock `native_xorin`: only the absorb differs).
+    #[arg(long, value_enum, default_value_t = Baseline::Idiomatic)]
+    pub baseline: Baseline,
+    /// Write `{"block", "baseline", "stock", "ours", "census"}` as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct CensusArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Only this crypto (default: on the chips, then in software).
+    #[arg(long, value_enum)]
+    pub crypto: Option<Crypto>,
+    /// Write the census (a list, one per crypto) as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct ProfileArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// Where to write the flame graph (SVG; not with `--pages`).
+    #[arg(long, required_unless_present = "pages", conflicts_with = "pages")]
+    pub out: Option<PathBuf>,
+    /// One PC sample per this many instructions (1: every instruction, exact).
+    #[arg(long, default_value_t = 1)]
+    pub every: u64,
+    /// How many functions to print.
+    #[arg(long, default_value_t = 25)]
+    pub top: usize,
+    /// Write the profile (functions and folded stacks) as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Instead of instructions, count the memory pages each segment touches (by region,
+    /// and by the functions that touch them), which the prover pays for per segment.
+    #[arg(long)]
+    pub pages: bool,
+}
+
+impl RunArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        let mode = if self.native { Mode::Native } else { self.mode };
+        let spec = GuestSpec::block(self.keccak, self.crypto);
+        let tables = Tables {
+            segments: self.segments,
+            airs: self.airs,
+        };
+        run(&self.target, mode, spec, tables, self.json.as_deref())
+    }
+}
+
+impl CompareArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        compare(&self.target, self.baseline, self.json.as_deref())
+    }
+}
+
+impl CensusArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        census(&self.target, self.crypto, self.json.as_deref())
+    }
+}
+
+impl ProfileArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        // `--out` is required without `--pages` and refused with it.
+        match self.out {
+            Some(out) => profile(
+                &self.target,
+                &out,
+                self.every,
+                self.top,
+                self.json.as_deref(),
+            ),
+            None => page_census(&self.target, self.top, self.json.as_deref()),
+        }
+    }
+}
+
+/// What `host run` prints besides the verdict and the totals.
+struct Tables {
+    segments: bool,
+    airs: bool,
+}
+
+fn run(
+    target: &Target,
+    mode: Mode,
+    spec: GuestSpec,
+    tables: Tables,
+    json: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let (native, code) = validate(target)?;
+    let report = if mode == Mode::Native || native.verdict.is_err() {
+        RunReport::native(&native)
+    } else {
+        let report = run_in_vm(&native, mode, spec)?;
+        print::print_vm_run(&report);
+        print::print_metered(&report, tables.segments);
+        if tables.airs {
+            print::print_airs(&report);
+        }
+        report
+    };
+    if let Some(path) = json {
+        write_json(path, &report)?;
+    }
+    Ok(code)
+}
+
+fn compare(target: &Target, baseline: Baseline, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to compare")?;
+    let comparison = host::measure::compare(&native, baseline)?;
+    print::print_comparison(&comparison);
+    if let Some(path) = json {
+        write_json(path, &comparison)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn census(
+    target: &Target,
+    crypto: Option<Crypto>,
+    json: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "no census")?;
+    let choices = crypto.map_or(vec![Crypto::Openvm, Crypto::Software], |c| vec![c]);
+    let mut all = Vec::new();
+    for crypto in choices {
+        let census = host::measure::run_precompile_census(&native, crypto)?;
+        print::print_precompile_census(&census);
+        all.push(census);
+    }
+    if let Some(path) = json {
+        write_json(path, &all)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn page_census(target: &Target, top: usize, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to profile")?;
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let metered = run_in_vm(&native, Mode::Metered, spec)?;
+    let segments: Vec<u64> = metered
+        .segment_stats
+        .iter()
+        .flatten()
+        .map(|s| s.instructions)
+        .collect();
+    eprintln!("counting the pages of {} segments ...", segments.len());
+    let census = host::measure::pages::census(&native, spec, &segments)?;
+    print::print_pages(&census, top);
+    if let Some(path) = json {
+        write_json(path, &census)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn profile(
+    target: &Target,
+    out: &Path,
+    every: u64,
+    top: usize,
+    json: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to profile")?;
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    // The metered count first: the profile attributes exactly that many instructions.
+    let metered = run_in_vm(&native, Mode::Metered, spec)?;
+    let instructions = metered.instructions.unwrap_or_default();
+    eprintln!("profiling {instructions} instructions ...");
+    let profile = host::measure::profile::profile(&native, spec, instructions, every)?;
+    std::fs::write(out, print::flamegraph_svg(&profile))?;
+    print::print_profile(&profile, top);
+    eprintln!("wrote {}", out.display());
+    if let Some(path) = json {
+        write_json(path, &profile)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,288 @@
+//! `host prove`, `verify`, `pin`: proofs of a block, in one process or in parts, and their
+//! verification against the pinned commitments.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use host::guest::{GuestSpec, Keccak, Program};
+use host::print;
+use host::proof::{Limits, ProofKind};
+use host::target::Target;
+
+use super::validate_valid;
+
+#[derive(Args)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    pub target: Target,
+    /// The guest's keccak.
+    #[arg(long, value_enum, default_value_t = Keccak::Ours)]
+    pub keccak: Keccak,
+    /// log2 of a segment's maximum trace height (smaller: more, cheaper segments; at least
+    /// 21, the height of the multipliers' range-tuple table).
+    #[arg(long, default_value_t = 21)]
+    pub log_stacked_height: usize,
+    /// Also end a segment when OpenVM's estimate of its proving memory reaches this many
+    /// MiB. Default: 4096 on the CPU prover, which fits a 24 GB machine (real memory runs up
+    /// to ~3.5x the estimate); OpenVM's 15 GiB with `--features cuda`. Every part of a split
+    /// proof must use the same value.
+    #[arg(long)]
+    pub segment_memory_mib: Option<usize>,
+    /// Where to write the proof (default `<BLOCK>.proof`, or `<BLOCK>.part-A-B` with
+    /// `--segments`, in the current directory).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Keep the app proof (one STARK per segment) instead of aggregating it into one STARK.
+    #[arg(long)]
+    pub app: bool,
+    /// Prove only segments `A..B` (0-based, end excluded) into a part file, for
+    /// `--join`: the run is replayed to segment A, then A..B are proved.
+    #[arg(long, value_parser = parse_range, conflicts_with = "join")]
+    pub segments: Option<std::ops::Range<usize>>,
+    /// Join part files (`--segments`) that cover every segment once into one proof; the
+    /// block options are not used.
+    #[arg(long, num_args = 1..)]
+    pub join: Vec<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The proof file.
+    pub file: PathBuf,
+    /// The chain the proof must have been made under: a known chain's name (mainnet,
+    /// sepolia, hoodi, devnet) or a genesis-style chain config (JSON). Default: mainnet.
+    #[arg(long)]
+    pub chain: Option<String>,
+    /// Rebuild the guest and regenerate the aggregation keys from source and check against
+    /// them, instead of the commitments pinned in the repository (minutes, not seconds).
+    #[arg(long)]
+    pub rebuild: bool,
+    /// Also accept a proof of another guest than the block verifier with this project's
+    /// keccak (a probe, a stock-keccak build), checked against its rebuilt program.
+    #[arg(long)]
+    pub other_program: bool,
+}
+
+#[derive(Args)]
+pub struct PinArgs {
+    /// Compare only; exit non-zero when the source builds other commitments.
+    #[arg(long)]
+    pub check: bool,
+}
+
+impl ProveArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        let kind = if self.app {
+            ProofKind::App
+        } else {
+            ProofKind::Stark
+        };
+        let mut limits = Limits::for_proving(self.log_stacked_height);
+        if let Some(mib) = self.segment_memory_mib {
+            limits.segment_memory = mib << 20;
+        }
+        if !self.join.is_empty() {
+            join_parts(&self.join, kind, self.out)
+        } else if let Some(range) = self.segments {
+            prove_part(&self.target, self.keccak, limits, range, self.out)
+        } else {
+            prove(&self.target, self.keccak, limits, kind, self.out)
+        }
+    }
+}
+
+impl VerifyArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        verify(
+            &self.file,
+            self.chain.as_deref(),
+            self.rebuild,
+            self.other_program,
+        )
+    }
+}
+
+impl PinArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        pin(self.check)
+    }
+}
+
+fn prove(
+    target: &Target,
+    keccak: Keccak,
+    limits: Limits,
+    kind: ProofKind,
+    out: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to prove")?;
+    let spec = GuestSpec::program(Program::Guest, keccak);
+    let input = native.guest_input();
+    let (file, report) = host::proof::prove(spec, limits, &host::vm::slices(&input), kind)?;
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{}.proof", target.block)));
+    host::proof::write(&out, &file)?;
+    print::print_proved(&target.block, &file, &out, &report);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn prove_part(
+    target: &Target,
+    keccak: Keccak,
+    limits: Limits,
+    range: std::ops::Range<usize>,
+    out: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let native = validate_valid(target, "nothing to prove")?;
+    let spec = GuestSpec::program(Program::Guest, keccak);
+    let input = native.guest_input();
+    let (part, report) = host::proof::prove_part(
+        spec,
+        limits,
+        &host::vm::slices(&input),
+        &target.block,
+        range.clone(),
+    )?;
+    let out = out.unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "{}.part-{}-{}",
+            target.block, range.start, range.end
+        ))
+    });
+    host::proof::write_part(&out, &part)?;
+    let size = std::fs::metadata(&out).map_or(0, |m| m.len());
+    println!(
+        "proved segments {}..{} of {} of block {}: {size} bytes -> {}",
+        range.start,
+        range.end,
+        part.total,
+        target.block,
+        out.display()
+    );
+    print::print_prove_report(&report);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn join_parts(
+    paths: &[PathBuf],
+    kind: ProofKind,
+    out: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let parts = paths
+        .iter()
+        .map(|path| host::proof::read_part(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    let label = parts.first().map(|p| p.label.clone()).unwrap_or_default();
+    let (file, report) = host::proof::join(parts, kind)?;
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{label}.proof")));
+    host::proof::write(&out, &file)?;
+    print::print_proved(&label, &file, &out, &report);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `A..B`, as `--segments` takes it.
+fn parse_range(text: &str) -> Result<std::ops::Range<usize>, String> {
+    let (start, end) = text
+        .split_once("..")
+        .ok_or_else(|| format!("`{text}` is not a range A..B"))?;
+    let parse = |n: &str| n.trim().parse::<usize>().map_err(|e| format!("`{n}`: {e}"));
+    let range = parse(start)?..parse(end)?;
+    if range.is_empty() {
+        return Err(format!("`{text}` is empty"));
+    }
+    Ok(range)
+}
+
+/// `host verify`'s exit statuses: 0 a valid proof of a block under the expected chain, 1 a
+/// proof that does not verify, 2 a sound proof under another chain's config, 3 a proof of
+/// another program (without `--other-program`).
+fn verify(
+    path: &Path,
+    chain: Option<&str>,
+    rebuild: bool,
+    other_program: bool,
+) -> anyhow::Result<ExitCode> {
+    use host::proof::BlockProofError;
+    let file = host::proof::read(path)?;
+    let block_guest =
+        file.subject.bin == Program::Guest.bin() && file.subject.keccak == Keccak::Ours;
+    if !block_guest {
+        let what = if file.subject.bin == Program::Guest.bin() {
+            format!(
+                "the block verifier built with the {} keccak (a comparison baseline)",
+                file.subject.keccak.name()
+            )
+        } else {
+            format!("guest `{}`, not the block verifier", file.subject.bin)
+        };
+        if !other_program {
+            println!(
+                "proof {} is of {what}: not a block proof (--other-program checks it)",
+                path.display()
+            );
+            return Ok(ExitCode::from(3));
+        }
+        // Its public values are its own.
+        let verdict = host::proof::verify(&file).map_err(|e| e.to_string());
+        return Ok(print::print_verified(path, &file, &verdict, |public| {
+            println!("  program          {what}");
+            println!(
+                "  public values    {}",
+                alloy_primitives::hex::encode(public)
+            );
+        }));
+    }
+    let (chain, chain_name) = match chain {
+        Some(value) => host::chain::named_or_file(value)?,
+        None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
+    };
+    let started = std::time::Instant::now();
+    let verdict = host::proof::verify_block(&file, &chain, &chain_name, rebuild);
+    let anchor = if rebuild {
+        "rebuilt from source"
+    } else {
+        "pinned commitments"
+    };
+    eprintln!(
+        "checked against the {anchor} in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    if let Err(e @ BlockProofError::ChainDigest { .. }) = &verdict {
+        println!("proof {} OTHER CHAIN: {e}", path.display());
+        return Ok(ExitCode::from(2));
+    }
+    let verdict = verdict.map_err(|e| e.to_string());
+    Ok(print::print_verified(path, &file, &verdict, |values| {
+        print::print_public_values(values, Some(&chain_name));
+    }))
+}
+
+fn pin(check: bool) -> anyhow::Result<ExitCode> {
+    use host::proof::pin;
+    let computed = pin::compute()?;
+    let path = pin::pin_path();
+    if check {
+        let pinned = pin::Pinned::builtin()?;
+        let differences = pin::differences(&pinned.pin, &computed);
+        if differences.is_empty() {
+            println!(
+                "{}: the source builds the pinned commitments (exe {})",
+                pin::PIN_PATH,
+                computed.exe_commit
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!(
+            "{}: the source builds other {}: exe {} (pinned {})",
+            pin::PIN_PATH,
+            differences.join(", "),
+            computed.exe_commit,
+            pinned.pin.exe_commit
+        );
+        return Ok(ExitCode::from(1));
+    }
+    let text = serde_json::to_string_pretty(&computed)? + "\n";
+    std::fs::write(&path, text)?;
+    println!("wrote {} (exe {})", path.display(), computed.exe_commit);
+    Ok(ExitCode::SUCCESS)
+}

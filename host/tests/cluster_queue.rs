@@ -1,0 +1,449 @@
+//! The cluster queue's rules, with a real PostgreSQL (a private server per test) and real
+//! `host cluster worker` processes, on test jobs whose tasks are cheap probes run by the same
+//! worker loop and database as proofs (`cluster_proof.rs` proves real segments): concurrent
+//! workers in dependency order, retries that fail a job with its error kept, a late completion
+//! that changes nothing, a database restart mid-job, refused artifacts redone by their
+//! producers, two jobs at once that do not mix (and another job's artifact refused), a worker of another build, and TCP with a password that
+//! is never printed.
+
+mod support;
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use host::cluster::status::{status, JobStatus};
+use host::cluster::submit::submit_probe;
+use host::cluster::{schema, Db};
+use support::pg::{Pg, PASSWORD};
+
+fn host(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(args)
+        .output()
+        .expect("run host");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("host {args:?}:\n{text}");
+    (output.status.success(), text)
+}
+
+fn worker(url: &str, extra: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(["cluster", "worker", "--db", url, "--poll-secs", "0.2"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a worker")
+}
+
+fn stop(mut child: Child) -> String {
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
+    println!("worker:\n{text}");
+    text
+}
+
+fn finish(child: Child) -> String {
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
+    println!("worker:\n{text}");
+    assert!(output.status.success(), "the worker failed: {text}");
+    text
+}
+
+fn ready(pg: &Pg) -> Db {
+    let mut db = Db::connect(&pg.url()).unwrap();
+    schema::init(&mut db).unwrap();
+    db
+}
+
+fn wait_for(db: &mut Db, job: i64, limit: Duration) -> JobStatus {
+    let started = Instant::now();
+    loop {
+        let s = status(db, Some(job)).unwrap().remove(0);
+        if s.state != "running" {
+            return s;
+        }
+        assert!(started.elapsed() < limit, "job {job} still running: {s:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn scalar_i64(db: &mut Db, sql: &str, job: i64) -> i64 {
+    db.client.query_one(sql, &[&job]).unwrap().get(0)
+}
+
+#[test]
+fn init_is_idempotent_and_versioned() {
+    let pg = Pg::start();
+    let url = pg.url();
+    let (ok, text) = host(&["cluster", "init", "--db", &url]);
+    assert!(
+        ok && text.contains("applied schema version(s) [1]"),
+        "{text}"
+    );
+    let (ok, text) = host(&["cluster", "init", "--db", &url]);
+    assert!(
+        ok && text.contains("schema up to date (version 1)"),
+        "{text}"
+    );
+    let mut db = Db::connect(&url).unwrap();
+    assert!(schema::init(&mut db).unwrap().is_empty());
+    // A database of a newer build is refused, not used.
+    db.client
+        .execute("INSERT INTO cluster_schema (version) VALUES (99)", &[])
+        .unwrap();
+    let (ok, text) = host(&["cluster", "status", "--db", &url]);
+    assert!(!ok && text.contains("schema is version 99"), "{text}");
+}
+
+#[test]
+fn three_workers_run_a_job_in_dependency_order() {
+    let pg = Pg::start();
+    let mut db = ready(&pg);
+    // Two jobs at once: a probe refuses any input that is not its own job's, so a mix-up
+    // would show as a second attempt.
+    let job = submit_probe(&mut db, "probe-a", 9, 150, &[]).unwrap();
+    let second = submit_probe(&mut db, "probe-b", 5, 150, &[]).unwrap();
+    let workers: Vec<Child> = (0..3).map(|_| worker(&pg.url(), &[])).collect();
+    let end = wait_for(&mut db, job, Duration::from_secs(120));
+    let end_second = wait_for(&mut db, second, Duration::from_secs(120));
+    let logs: Vec<String> = workers.into_iter().map(stop).collect();
+    for end in [&end, &end_second] {
+        assert_eq!(end.state, "done", "{end:?}");
+        assert!(
+            end.tasks
+                .iter()
+                .all(|t| t.state == "done" && t.attempts == 1),
+            "{end:?}"
+        );
+    }
+    assert!(
+        logs.iter().all(|l| !l.contains("refused the artifact")),
+        "{logs:?}"
+    );
+    // Every task started after each of its dependencies finished.
+    let violations = scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_deps d JOIN cluster_tasks t ON t.id = d.task
+         JOIN cluster_tasks p ON p.id = d.dep WHERE t.job = $1 AND t.started < p.finished",
+        job,
+    );
+    assert_eq!(violations, 0);
+    // Work was shared: more than one worker completed tasks.
+    let workers = scalar_i64(
+        &mut db,
+        "SELECT count(DISTINCT worker) FROM cluster_tasks WHERE job = $1",
+        job,
+    );
+    assert!(workers >= 2, "one worker did everything:\n{logs:?}");
+    let (ok, text) = host(&[
+        "cluster",
+        "status",
+        &job.to_string(),
+        "--db",
+        &pg.url(),
+        "--tasks",
+    ]);
+    assert!(
+        ok && text.contains("DONE") && text.contains("segments"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_task_that_fails_its_retries_fails_the_job_with_its_error() {
+    let pg = Pg::start();
+    let mut db = ready(&pg);
+    // Task 1 (a segment task) fails every attempt.
+    let job = submit_probe(&mut db, "probe-fail", 3, 10, &[1]).unwrap();
+    let w = worker(&pg.url(), &[]);
+    let end = wait_for(&mut db, job, Duration::from_secs(60));
+    stop(w);
+    assert_eq!(end.state, "failed");
+    let error = end.error.clone().unwrap();
+    assert!(
+        error.contains("segments 0/1 failed on attempt 3") && error.contains("told to fail"),
+        "{error}"
+    );
+    let failed: Vec<_> = end.tasks.iter().filter(|t| t.state == "failed").collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].attempts, 3);
+    let (ok, text) = host(&[
+        "cluster",
+        "status",
+        &job.to_string(),
+        "--db",
+        &pg.url(),
+        "--tasks",
+    ]);
+    assert!(
+        ok && text.contains("FAILED") && text.contains("told to fail"),
+        "{text}"
+    );
+    let (ok, text) = host(&[
+        "cluster",
+        "wait",
+        &job.to_string(),
+        "--db",
+        &pg.url(),
+        "--out",
+        "/dev/null",
+        "--quiet",
+    ]);
+    assert!(!ok && text.contains("failed"), "{text}");
+}
+
+#[test]
+fn a_late_completion_changes_nothing() {
+    let pg = Pg::start();
+    let mut db = ready(&pg);
+    let job = submit_probe(&mut db, "probe-late", 1, 3000, &[]).unwrap();
+    // Worker A claims the segment task, then freezes past its lease (no heartbeat either).
+    let a = worker(
+        &pg.url(),
+        &["--once", "--lease-secs", "1", "--name", "late-a"],
+    );
+    let started = Instant::now();
+    while scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND worker = 'late-a' AND state = 'running'",
+        job,
+    ) == 0
+    {
+        assert!(started.elapsed() < Duration::from_secs(30), "A never claimed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal(&a, "STOP");
+    std::thread::sleep(Duration::from_millis(1500));
+    // Worker B takes the expired claim and completes it.
+    let b = worker(&pg.url(), &["--once", "--name", "late-b"]);
+    let b_log = finish(b);
+    assert!(b_log.contains("segments 0/0 done"), "{b_log}");
+    let row = db
+        .client
+        .query_one(
+            "SELECT t.worker, t.attempts, t.output_hash, a.hash FROM cluster_tasks t
+             JOIN cluster_artifacts a ON a.task = t.id WHERE t.job = $1 AND t.stage = 'segments'",
+            &[&job],
+        )
+        .unwrap();
+    let (worker_b, attempts, hash): (String, i32, Vec<u8>) = (row.get(0), row.get(1), row.get(2));
+    assert_eq!((worker_b.as_str(), attempts), ("late-b", 2));
+    let waiting_before = scalar_i64(
+        &mut db,
+        "SELECT sum(waiting) FROM cluster_tasks WHERE job = $1",
+        job,
+    );
+    // A comes back and completes: dropped, nothing changes.
+    signal(&a, "CONT");
+    let a_log = finish(a);
+    assert!(
+        a_log.contains("no longer this worker's") && a_log.contains("1 dropped late"),
+        "{a_log}"
+    );
+    let row = db
+        .client
+        .query_one(
+            "SELECT t.worker, t.output_hash FROM cluster_tasks t WHERE t.job = $1 AND t.stage = 'segments'",
+            &[&job],
+        )
+        .unwrap();
+    assert_eq!(row.get::<_, String>(0), "late-b");
+    assert_eq!(row.get::<_, Vec<u8>>(1), hash);
+    let waiting_after = scalar_i64(
+        &mut db,
+        "SELECT sum(waiting) FROM cluster_tasks WHERE job = $1",
+        job,
+    );
+    assert_eq!(
+        waiting_before, waiting_after,
+        "a dependent was released twice"
+    );
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn workers_reconnect_when_the_database_restarts_mid_job() {
+    let pg = Pg::start();
+    let mut db = ready(&pg);
+    let job = submit_probe(&mut db, "probe-restart", 12, 400, &[]).unwrap();
+    let workers: Vec<Child> = (0..2).map(|_| worker(&pg.url(), &[])).collect();
+    let started = Instant::now();
+    while scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND state = 'done'",
+        job,
+    ) < 2
+    {
+        assert!(started.elapsed() < Duration::from_secs(60));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(db);
+    pg.restart();
+    let mut db = Db::connect(&pg.url()).unwrap();
+    let end = wait_for(&mut db, job, Duration::from_secs(120));
+    let logs: Vec<String> = workers.into_iter().map(stop).collect();
+    assert_eq!(end.state, "done", "{end:?}\n{logs:?}");
+    assert!(logs.iter().any(|l| l.contains("reconnecting")), "{logs:?}");
+}
+
+/// Runs one worker until `job` ends.
+fn run_to_end(pg: &Pg, db: &mut Db, job: i64) -> (JobStatus, String) {
+    let w = worker(&pg.url(), &[]);
+    let end = wait_for(db, job, Duration::from_secs(60));
+    (end, stop(w))
+}
+
+#[test]
+fn refused_artifacts_send_their_producers_back() {
+    let pg = Pg::start();
+    let mut db = ready(&pg);
+    // Another job, proved first: its artifacts are valid, but not this job's.
+    let other = submit_probe(&mut db, "probe-other", 4, 10, &[]).unwrap();
+    let (other_end, _) = run_to_end(&pg, &mut db, other);
+    assert_eq!(other_end.state, "done");
+    let job = submit_probe(&mut db, "probe-forged", 4, 10, &[]).unwrap();
+    // Its segment tasks, and nothing else yet (aggregation waits on them).
+    for _ in 0..4 {
+        finish(worker(&pg.url(), &["--once"]));
+    }
+    let task = |db: &mut Db, job: i64, idx: i32| -> i64 {
+        db.client
+            .query_one(
+                "SELECT id FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND idx = $2",
+                &[&job, &idx],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let (s0, s1, s2) = (
+        task(&mut db, job, 0),
+        task(&mut db, job, 1),
+        task(&mut db, job, 2),
+    );
+    let foreign = task(&mut db, other, 2);
+    // Segment 0's artifact no longer matches its keccak.
+    db.client
+        .execute(
+            "UPDATE cluster_artifacts SET bytes = bytes || '\\x00'::bytea WHERE task = $1",
+            &[&s0],
+        )
+        .unwrap();
+    // Segment 1's is garbage under a matching keccak: it does not "verify".
+    let garbage = b"not a probe".to_vec();
+    let hash = host::cluster::artifact_hash(&garbage);
+    db.client
+        .execute(
+            "UPDATE cluster_artifacts SET bytes = $2, hash = $3 WHERE task = $1",
+            &[&s1, &garbage, &hash],
+        )
+        .unwrap();
+    db.client
+        .execute(
+            "UPDATE cluster_tasks SET output_hash = $2 WHERE id = $1",
+            &[&s1, &hash],
+        )
+        .unwrap();
+    // Segment 2's is the other job's, with its keccak: valid, but not this job's.
+    db.client
+        .execute(
+            "UPDATE cluster_artifacts SET bytes = (SELECT bytes FROM cluster_artifacts WHERE task = $2),
+                 hash = (SELECT hash FROM cluster_artifacts WHERE task = $2) WHERE task = $1",
+            &[&s2, &foreign],
+        )
+        .unwrap();
+    db.client
+        .execute(
+            "UPDATE cluster_tasks SET output_hash = (SELECT output_hash FROM cluster_tasks WHERE id = $2) WHERE id = $1",
+            &[&s2, &foreign],
+        )
+        .unwrap();
+    let (end, log) = run_to_end(&pg, &mut db, job);
+    assert_eq!(end.state, "done", "{end:?}");
+    assert!(log.contains("is not the recorded"), "{log}");
+    assert!(log.contains("not a probe artifact of this job"), "{log}");
+    for t in &end.tasks[..3] {
+        assert_eq!(t.attempts, 2, "{t:?}");
+    }
+    assert_eq!(end.tasks[3].attempts, 1);
+}
+
+#[test]
+fn a_worker_of_another_build_refuses_the_job() {
+    let pg = Pg::start();
+    let mut db = ready(&pg);
+    let job = submit_probe(&mut db, "probe-build", 2, 10, &[]).unwrap();
+    db.client
+        .execute(
+            "UPDATE cluster_jobs SET exe_commit = '0xother' WHERE id = $1",
+            &[&job],
+        )
+        .unwrap();
+    let log = finish(worker(&pg.url(), &["--once"]));
+    assert!(
+        log.contains(&format!("refusing job {job}"))
+            && log.contains("0xother")
+            && log.contains("no task to claim"),
+        "{log}"
+    );
+    let claimed = scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND attempts > 0",
+        job,
+    );
+    assert_eq!(claimed, 0, "a task of another build was claimed");
+}
+
+#[test]
+fn workers_over_tcp_with_a_password_never_print_it() {
+    let pg = Pg::start_with(true);
+    let url = pg.tcp_url(PASSWORD);
+    let (ok, text) = host(&["cluster", "init", "--db", &url]);
+    assert!(ok, "{text}");
+    assert!(
+        !text.contains(PASSWORD) && text.contains("prover:***@127.0.0.1"),
+        "{text}"
+    );
+    let mut db = Db::connect(&url).unwrap();
+    let job = submit_probe(&mut db, "probe-tcp", 3, 10, &[]).unwrap();
+    let w = worker(&url, &[]);
+    let end = wait_for(&mut db, job, Duration::from_secs(60));
+    let log = stop(w);
+    assert_eq!(end.state, "done");
+    assert!(!log.contains(PASSWORD));
+    // A wrong password is refused, and neither password is printed.
+    let wrong = pg.tcp_url("wrong-pw");
+    let (ok, text) = host(&["cluster", "status", "--db", &wrong]);
+    assert!(
+        !ok && text.contains("password authentication failed"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("wrong-pw") && !text.contains(PASSWORD),
+        "{text}"
+    );
+    // So is the environment's.
+    let output = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(["cluster", "status"])
+        .env("DATABASE_URL", &wrong)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && !text.contains("wrong-pw"),
+        "{text}"
+    );
+}

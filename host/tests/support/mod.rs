@@ -1,0 +1,3 @@
+//! Test helpers shared by the host crate's integration tests.
+
+pub mod pg;
