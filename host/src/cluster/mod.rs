@@ -24,6 +24,7 @@
 
 pub mod graph;
 pub mod model;
+pub mod probe;
 pub mod queue;
 pub mod schema;
 pub mod status;

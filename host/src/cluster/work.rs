@@ -145,7 +145,9 @@ pub fn run(
 ) -> Result<Done, TaskError> {
     let inputs = checked_bytes(inputs)?;
     match (&claim.work, build) {
-        (Work::Probe { sleep_ms, fail }, _) => probe(job, claim, &inputs, *sleep_ms, *fail),
+        (Work::Probe { sleep_ms, fail }, _) => {
+            super::probe::run(job, claim, &inputs, *sleep_ms, *fail)
+        }
         (Work::Segments { first, count }, Some(build)) => {
             prove_segments(build, job, *first, *count)
         }
@@ -407,51 +409,6 @@ fn wrap(
 
 fn encode<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, TaskError> {
     bitcode::serialize(value).map_err(|e| TaskError::Failed(format!("encoding the artifact: {e}")))
-}
-
-/// A probe's artifact: what it is of, and its inputs' keccaks; a probe checks each input is
-/// one (of this job), as a proof task verifies its children.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct ProbeArtifact {
-    job: i64,
-    task: String,
-    inputs: Vec<String>,
-}
-
-fn probe(
-    job: &Job,
-    claim: &Claim,
-    inputs: &[(i64, Work, Vec<u8>)],
-    sleep_ms: u64,
-    fail: bool,
-) -> Result<Done, TaskError> {
-    let mut hashes = Vec::new();
-    for (producer, _, bytes) in inputs {
-        let artifact: Result<ProbeArtifact, _> = serde_json::from_slice(bytes);
-        match artifact {
-            Ok(a) if a.job == job.id => {}
-            _ => {
-                return Err(TaskError::Refused {
-                    producer: *producer,
-                    why: "not a probe artifact of this job".into(),
-                })
-            }
-        }
-        hashes.push(alloy_primitives::hex::encode(super::artifact_hash(bytes)));
-    }
-    std::thread::sleep(Duration::from_millis(sleep_ms));
-    if fail {
-        return Err(TaskError::Failed("the probe was told to fail".into()));
-    }
-    let artifact = ProbeArtifact {
-        job: job.id,
-        task: claim.name(),
-        inputs: hashes,
-    };
-    Ok(Done {
-        artifact: serde_json::to_vec(&artifact).map_err(|e| TaskError::Failed(e.to_string()))?,
-        detail: format!("slept {sleep_ms} ms"),
-    })
 }
 
 /// The memory a task of `work` needs, MiB, for a subject whose segments are capped at

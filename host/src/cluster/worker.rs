@@ -267,6 +267,7 @@ impl Worker {
             _ => None,
         };
         let inputs = self.queue()?.inputs(&claim)?;
+        reset_peak_rss();
         let beat = Heartbeat::start(&self.options.url, &claim, &name, self.options.lease);
         let started = Instant::now();
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -346,6 +347,12 @@ impl Worker {
             }
         }
     }
+}
+
+/// Resets the process's peak resident memory (Linux: `5` to `/proc/self/clear_refs`), so the
+/// peak read after a task is that task's, not the worker's lifetime peak.
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// A thread that extends a claim's lease every third of it, on its own connection.

@@ -1,20 +1,33 @@
-//! One block, proved in parts by separate `host` processes, joined into one aggregated STARK,
-//! verified, and every tampering refused.
+//! One block proved by a cluster of `host cluster worker` processes over a private PostgreSQL,
+//! one of them killed mid-task, into one aggregated STARK; verified, and every tampering
+//! refused; its segment parts joined by `host prove --join` too.
 //!
 //! The small devnet block is cut into 3 segments by lowering the segment memory cap
-//! (`--segment-memory-mib 1280`; at OpenVM's default it is one segment). Two processes prove
-//! segments 0..1 and 1..3, a third joins them and aggregates (leaf, internal, wrap), and the
-//! proof is checked here: valid under the devnet's chain config with the native run's public
-//! values, against the repository's pinned commitments and rebuilt from source; every refusal of
-//! `host verify` with its own error (another chain's digest, another guest, short public values,
-//! another VM layout or segment height, claims, program, bytes or file tampered with); and joins
-//! of a missing, duplicated or foreign part are refused before any aggregation.
+//! (`--segment-memory-mib 1280`; at OpenVM's default it is one segment). `host cluster submit`
+//! stores the job and its graph (3 segment tasks, a leaf, two internal nodes, the wrap). Worker
+//! A claims a segment and is killed (SIGKILL) while proving it; workers B and C prove the job
+//! concurrently, A's task again once its lease expires. `host cluster wait` checks the proof
+//! against the pinned commitments and writes it. The proof is then checked here: valid under
+//! the devnet's chain config with the native run's public values, against the repository's
+//! pinned commitments and rebuilt from source; every refusal of `host verify` with its own
+//! error (another chain's digest, another guest, short public values, another VM layout or
+//! segment height, claims, program, bytes or file tampered with). The cluster's segment
+//! artifacts are `host prove --segments` part files: joins of a missing, duplicated or foreign
+//! part are refused before any aggregation, and `host prove --join --app` joins them. A forged
+//! final artifact in the database is refused by `host cluster wait`.
+
+mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use host::cluster::{schema, Db};
 use host::guest::Keccak;
 use host::proof::{self, Proof, ProofError};
+use support::pg::Pg;
 
 const BLOCK: &str = "devnet-small";
 const SEGMENT_MEMORY_MIB: &str = "1280";
@@ -50,21 +63,26 @@ fn host(args: &[&str]) -> String {
     stdout
 }
 
-fn prove_part(range: &str, out: &Path) {
-    let blocks = blocks();
-    host(&[
-        "prove",
-        "--block",
-        BLOCK,
-        "--blocks-dir",
-        blocks.to_str().unwrap(),
-        "--segment-memory-mib",
-        SEGMENT_MEMORY_MIB,
-        "--segments",
-        range,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+fn worker(url: &str, name: &str) -> std::process::Child {
+    std::process::Command::new(env!("CARGO_BIN_EXE_host"))
+        .args([
+            "cluster",
+            "worker",
+            "--db",
+            url,
+            "--name",
+            name,
+            "--lease-secs",
+            "10",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start a worker")
+}
+
+fn count(db: &mut Db, sql: &str, job: i64) -> i64 {
+    db.client.query_one(sql, &[&job]).unwrap().get(0)
 }
 
 fn refused_join(parts: Vec<proof::PartFile>) -> String {
@@ -76,53 +94,174 @@ fn refused_join(parts: Vec<proof::PartFile>) -> String {
 }
 
 #[test]
-fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
-    let dir = std::env::temp_dir().join(format!("split-proof-{}", std::process::id()));
+fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
+    let dir = std::env::temp_dir().join(format!("cluster-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (a, b, joined) = (
-        dir.join("a.part"),
-        dir.join("b.part"),
-        dir.join("joined.proof"),
+    let joined = dir.join("joined.proof");
+    let pg = Pg::start();
+    let url = pg.url();
+    host(&["cluster", "init", "--db", &url]);
+    let blocks_dir = blocks();
+    let submitted = host(&[
+        "cluster",
+        "submit",
+        "--db",
+        &url,
+        "--block",
+        BLOCK,
+        "--blocks-dir",
+        blocks_dir.to_str().unwrap(),
+        "--segment-memory-mib",
+        SEGMENT_MEMORY_MIB,
+    ]);
+    let job: i64 = submitted
+        .lines()
+        .find_map(|l| l.strip_prefix("job "))
+        .expect("`job <id>` printed")
+        .trim()
+        .parse()
+        .unwrap();
+    let mut db = Db::connect(&url).unwrap();
+    schema::check(&mut db).unwrap();
+    assert_eq!(
+        count(
+            &mut db,
+            "SELECT count(*) FROM cluster_tasks WHERE job = $1",
+            job
+        ),
+        7
     );
-    prove_part("0..1", &a);
-    prove_part("1..3", &b);
-    let part_a = proof::read_part(&a).unwrap();
-    let part_b = proof::read_part(&b).unwrap();
+
+    // Worker A claims a segment and dies mid-proof.
+    let mut a = worker(&url, "killed-a");
+    let started = Instant::now();
+    let running_a = "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND worker = 'killed-a' AND state = 'running'";
+    while count(&mut db, running_a, job) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(900),
+            "worker A never claimed"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::thread::sleep(Duration::from_secs(5));
+    a.kill().unwrap();
+    a.wait().unwrap();
+    // B and C prove the job concurrently, A's task again once its lease expires.
+    let workers = [worker(&url, "b"), worker(&url, "c")];
+    let cluster_started = Instant::now();
+    host(&[
+        "cluster",
+        "wait",
+        &job.to_string(),
+        "--db",
+        &url,
+        "--out",
+        joined.to_str().unwrap(),
+        "--quiet",
+    ]);
+    println!(
+        "the cluster proved the job in {:.0} s",
+        cluster_started.elapsed().as_secs_f64()
+    );
+    for mut w in workers {
+        w.kill().unwrap();
+        w.wait().unwrap();
+    }
+    let status = host(&[
+        "cluster",
+        "status",
+        &job.to_string(),
+        "--db",
+        &url,
+        "--tasks",
+    ]);
+    assert!(status.contains("DONE"), "{status}");
+    // A's task was redone by another worker; both B and C proved tasks.
+    let redone = count(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND attempts = 2 AND worker <> 'killed-a'",
+        job,
+    );
+    assert_eq!(redone, 1, "{status}");
+    let by = |db: &mut Db, name: &str| -> i64 {
+        db.client
+            .query_one(
+                "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND worker = $2 AND state = 'done'",
+                &[&job, &name],
+            )
+            .unwrap()
+            .get(0)
+    };
+    assert!(by(&mut db, "b") > 0 && by(&mut db, "c") > 0, "{status}");
+
+    // The segment artifacts are part files.
+    let mut parts = Vec::new();
+    for idx in 0..3 {
+        let bytes: Vec<u8> = db
+            .client
+            .query_one(
+                "SELECT a.bytes FROM cluster_tasks t JOIN cluster_artifacts a ON a.task = t.id
+                 WHERE t.job = $1 AND t.stage = 'segments' AND t.idx = $2",
+                &[&job, &idx],
+            )
+            .unwrap()
+            .get(0);
+        let part: proof::PartFile = bitcode::deserialize(&bytes).unwrap();
+        let path = dir.join(format!("part-{idx}"));
+        proof::write_part(&path, &part).unwrap();
+        parts.push(path);
+    }
+    let (a, b1, b2) = (&parts[0], &parts[1], &parts[2]);
+    let part_a = proof::read_part(a).unwrap();
     assert_eq!((part_a.total, part_a.range()), (3, 0..1));
-    assert_eq!(part_b.range(), 1..3);
-    assert!(part_a.public_values.is_none() && part_b.public_values.is_some());
+    assert!(
+        part_a.public_values.is_none() && proof::read_part(b2).unwrap().public_values.is_some()
+    );
 
     // Refused joins, each before any aggregation.
-    let why = refused_join(vec![proof::read_part(&a).unwrap()]);
+    let why = refused_join(vec![proof::read_part(a).unwrap()]);
     assert!(why.contains("segments 1..3 are missing"), "{why}");
     let why = refused_join(vec![
-        proof::read_part(&a).unwrap(),
-        proof::read_part(&a).unwrap(),
-        proof::read_part(&b).unwrap(),
+        proof::read_part(a).unwrap(),
+        proof::read_part(a).unwrap(),
+        proof::read_part(b1).unwrap(),
+        proof::read_part(b2).unwrap(),
     ]);
     assert!(why.contains("proved twice"), "{why}");
-    let mut foreign = proof::read_part(&a).unwrap();
+    let mut foreign = proof::read_part(a).unwrap();
     foreign.input = alloy_primitives::B256::repeat_byte(7);
-    let why = refused_join(vec![foreign, proof::read_part(&b).unwrap()]);
+    let why = refused_join(vec![
+        foreign,
+        proof::read_part(b1).unwrap(),
+        proof::read_part(b2).unwrap(),
+    ]);
     assert!(why.contains("another run"), "{why}");
     // Segment 0's proof presented as segment 1: the claims line up, the proofs do not chain.
-    let mut shifted = proof::read_part(&a).unwrap();
+    let mut shifted = proof::read_part(a).unwrap();
     shifted.first = 1;
-    let mut b_tail = proof::read_part(&b).unwrap();
-    b_tail.first = 2;
-    b_tail.proofs.remove(0);
-    let why = refused_join(vec![proof::read_part(&a).unwrap(), shifted, b_tail]);
+    let why = refused_join(vec![
+        proof::read_part(a).unwrap(),
+        shifted,
+        proof::read_part(b2).unwrap(),
+    ]);
     assert!(why.contains("do not verify"), "{why}");
 
-    // The join, in a third process: one aggregated STARK.
+    // The parts join, in another process, into the app proof (one STARK per segment).
+    let app = dir.join("app.proof");
     host(&[
         "prove",
         "--join",
         a.to_str().unwrap(),
-        b.to_str().unwrap(),
+        b1.to_str().unwrap(),
+        b2.to_str().unwrap(),
+        "--app",
         "--out",
-        joined.to_str().unwrap(),
+        app.to_str().unwrap(),
     ]);
+    let app_file = proof::read(&app).unwrap();
+    assert!(matches!(app_file.proof, Proof::App(_)) && app_file.segments == 3);
+
+    // The cluster's proof: one aggregated STARK.
     let file = proof::read(&joined).unwrap();
     assert_eq!(file.segments, 3);
     assert!(matches!(file.proof, Proof::Stark { .. }));
@@ -159,6 +298,8 @@ fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
         "verified against the pinned commitments in {:.2} s",
         started.elapsed().as_secs_f64()
     );
+    // The join's app proof proves the same public values.
+    assert_eq!(verifier_app(&app_file), file.public_values);
     // The same by name, and rebuilt from source.
     let stdout = host(&["verify", joined.to_str().unwrap(), "--chain", "devnet"]);
     assert!(stdout.contains("VALID"), "{stdout}");
@@ -276,5 +417,37 @@ fn a_block_proved_in_two_processes_joins_into_one_verified_stark() {
     let cut = dir.join("cut.proof");
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
     assert!(matches!(proof::read(&cut), Err(ProofError::File { .. })));
+
+    // The database is not trusted: the final artifact forged (a claim the proof does not
+    // commit to, with a matching keccak) is refused by `host cluster wait`.
+    let mut forged = proof::read(&joined).unwrap();
+    forged.public_values[0] ^= 1;
+    let bytes = bitcode::serialize(&forged).unwrap();
+    let hash = host::cluster::artifact_hash(&bytes);
+    db.client
+        .execute(
+            "UPDATE cluster_artifacts SET bytes = $2, hash = $3 WHERE task =
+                 (SELECT id FROM cluster_tasks WHERE job = $1 AND stage = 'wrap')",
+            &[&job, &bytes, &hash],
+        )
+        .unwrap();
+    let forged_out = dir.join("forged.proof");
+    let (code, _) = host_status(&[
+        "cluster",
+        "wait",
+        &job.to_string(),
+        "--db",
+        &url,
+        "--out",
+        forged_out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert_ne!(code, Some(0));
+    assert!(!forged_out.exists(), "a forged proof was written");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The public values an app proof commits to, checked against the program rebuilt from source.
+fn verifier_app(file: &proof::ProofFile) -> Vec<u8> {
+    proof::verify(file).unwrap()
 }

@@ -1,0 +1,100 @@
+//! Proofs: what proving cost, what was written, and verdicts of verification.
+
+use std::process::ExitCode;
+
+use program::PublicValues;
+
+use super::print_public_values;
+use crate::proof::{ProofFile, ProofKind, ProveReport};
+
+/// Prints what proving cost (`host prove`, a part or a join): per segment, per aggregation
+/// stage, the keys, peak memory.
+pub fn print_prove_report(report: &ProveReport) {
+    let times = &report.segment_times;
+    if !times.is_empty() {
+        println!(
+            "  execution        {:.1} s (metered run and replay)",
+            report.execution.as_secs_f64()
+        );
+        let sum: f64 = times.iter().map(|t| t.as_secs_f64()).sum();
+        let max = times.iter().map(|t| t.as_secs_f64()).fold(0.0, f64::max);
+        println!(
+            "  app segments     {} proved in {sum:.1} s (slowest {max:.1} s)",
+            times.len()
+        );
+    }
+    if let Some(agg) = &report.aggregation {
+        println!(
+            "  aggregation      leaf {:.1} s, internal {:.1} s",
+            agg.leaf.as_secs_f64(),
+            agg.internal.as_secs_f64()
+        );
+    }
+    if let Some(keys) = &report.keys {
+        let how = keys.generated.map_or_else(
+            || "cached".to_owned(),
+            |t| format!("generated in {:.1} s", t.as_secs_f64()),
+        );
+        println!(
+            "  aggregation keys {} ({} KB, {how})",
+            keys.path.display(),
+            keys.bytes / 1000
+        );
+    }
+    println!("  total            {:.1} s", report.total.as_secs_f64());
+    if let Some(rss) = report.peak_rss {
+        println!(
+            "  peak memory      {:.2} GB (process peak RSS)",
+            rss as f64 / 1e9
+        );
+    }
+}
+
+/// Prints a proof written by `host prove`.
+pub fn print_proved(block: &str, file: &ProofFile, out: &std::path::Path, report: &ProveReport) {
+    let size = std::fs::metadata(out).map_or(0, |m| m.len());
+    println!(
+        "proved block {block}: {}, {size} bytes -> {}",
+        proof_summary(file),
+        out.display()
+    );
+    print_prove_report(report);
+    if let Some(values) = PublicValues::from_bytes(&file.public_values) {
+        println!("  public values (in the proof file):");
+        print_public_values(&values, None);
+    }
+}
+
+fn proof_summary(file: &ProofFile) -> String {
+    let kind = match file.proof.kind() {
+        ProofKind::Stark => "one aggregated STARK",
+        ProofKind::App => "app proof, one STARK per segment",
+    };
+    format!(
+        "{} {}, {} segment(s), {kind}",
+        file.subject.bin,
+        file.subject.keccak.name(),
+        file.segments
+    )
+}
+
+/// Prints a proof's verification (`host verify`): `VALID` with what it proves (`show`), or
+/// `INVALID` with why; returns the exit status.
+pub fn print_verified<T>(
+    path: &std::path::Path,
+    file: &ProofFile,
+    verdict: &Result<T, String>,
+    show: impl FnOnce(&T),
+) -> ExitCode {
+    match verdict {
+        Ok(proved) => {
+            println!("proof {} VALID ({})", path.display(), proof_summary(file));
+            show(proved);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("proof {} INVALID: {e}", path.display());
+            ExitCode::from(1)
+        }
+    }
+}
