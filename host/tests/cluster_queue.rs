@@ -3,8 +3,9 @@
 //! worker loop and database as proofs (`cluster_proof.rs` proves real segments): concurrent
 //! workers in dependency order, retries that fail a job with its error kept, a late completion
 //! that changes nothing, a database restart mid-job, refused artifacts redone by their
-//! producers, two jobs at once that do not mix (and another job's artifact refused), a worker of another build, and TCP with a password that
-//! is never printed.
+//! producers, two jobs at once that do not mix (and another job's artifact refused), a worker
+//! of another build, TCP with a password that is never printed, and workers in network
+//! namespaces of their own.
 
 mod support;
 
@@ -446,4 +447,39 @@ fn workers_over_tcp_with_a_password_never_print_it() {
         !output.status.success() && !text.contains("wrong-pw"),
         "{text}"
     );
+}
+
+#[test]
+fn workers_in_their_own_network_namespaces_reach_the_database_over_tcp() {
+    // Where the machine allows it (root, `ip netns`): the database in one namespace, each
+    // worker in its own, linked only to the database's by a veth pair, as separate machines.
+    let Some(mut pg) = Pg::start_in_netns() else {
+        println!("no network namespaces here (not root, or no `ip netns`): skipped");
+        return;
+    };
+    let mut db = ready(&pg);
+    let job = submit_probe(&mut db, "probe-netns", 6, 100, &[]).unwrap();
+    let workers: Vec<Child> = (1..=2)
+        .map(|i| {
+            let (netns, url) = pg.worker_netns(i, PASSWORD);
+            Command::new("ip")
+                .args(["netns", "exec", &netns, env!("CARGO_BIN_EXE_host")])
+                .args(["cluster", "worker", "--db", &url, "--poll-secs", "0.2"])
+                .args(["--name", &format!("ns-{i}")])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .expect("start a worker in its namespace")
+        })
+        .collect();
+    let end = wait_for(&mut db, job, Duration::from_secs(120));
+    let logs: Vec<String> = workers.into_iter().map(stop).collect();
+    assert_eq!(end.state, "done", "{end:?}\n{logs:?}");
+    assert!(logs.iter().all(|l| !l.contains(PASSWORD)));
+    let workers = scalar_i64(
+        &mut db,
+        "SELECT count(DISTINCT worker) FROM cluster_tasks WHERE job = $1 AND worker LIKE 'ns-%'",
+        job,
+    );
+    assert!(workers >= 1);
 }

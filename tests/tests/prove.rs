@@ -4,7 +4,8 @@
 //! misused XORIN (unaligned pointer, ragged length); the prover does. The proof also goes
 //! through a proof file, and tampered claims or proofs are rejected.
 //!
-//! A whole block is proved, split over processes and aggregated in `host/tests/split_proof.rs`.
+//! A whole block is proved by a cluster of worker processes and aggregated in
+//! `host/tests/cluster_proof.rs`.
 
 use host::guest::{GuestSpec, Keccak, Program};
 use host::proof::{self, Limits, Proof, ProofError, ProofKind};

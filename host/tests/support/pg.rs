@@ -19,6 +19,14 @@ pub struct Pg {
     /// A TCP port on 127.0.0.1 with password authentication, when started with one.
     pub tcp: Option<u16>,
     as_user: Option<String>,
+    /// The network namespace the server runs in, with the veth links made for workers.
+    netns: Option<Netns>,
+}
+
+/// A network namespace for the server, and one per worker linked to it by a veth pair.
+struct Netns {
+    server: String,
+    workers: Vec<String>,
 }
 
 /// The user that owns the cluster's tables.
@@ -94,6 +102,7 @@ impl Pg {
             port: free_port(),
             tcp: tcp.then(free_port),
             as_user,
+            netns: None,
         };
         let data = pg.data();
         pg.run(
@@ -115,21 +124,83 @@ impl Pg {
         pg
     }
 
+    /// A fresh server in a network namespace of its own, listening on all its addresses (TCP,
+    /// password) and on its unix socket; `None` where the machine does not allow namespaces
+    /// (not root, or no `ip netns`).
+    pub fn start_in_netns() -> Option<Self> {
+        let server = format!("svdb{}", std::process::id());
+        let made = Command::new("ip")
+            .args(["netns", "add", &server])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !made {
+            return None;
+        }
+        ip(&["-n", &server, "link", "set", "lo", "up"]);
+        let mut pg = Self::start_with(false);
+        // Stop the loopback-only server; restart it inside the namespace on every address.
+        pg.ctl(&["stop", "-m", "fast", "-w"]);
+        let hba = pg.data().join("pg_hba.conf");
+        let mut rules = std::fs::read_to_string(&hba).unwrap();
+        rules.push_str("host all all 10.77.0.0/16 scram-sha-256\n");
+        std::fs::write(&hba, rules).unwrap();
+        pg.tcp = Some(5432);
+        pg.netns = Some(Netns {
+            server,
+            workers: Vec::new(),
+        });
+        pg.ctl(&["start", "-w", "-t", "60"]);
+        Some(pg)
+    }
+
+    /// A namespace for worker `i`, linked to the server's by a veth pair: the worker reaches
+    /// the server at `10.77.i.1`, and nothing else. Returns the namespace and the URL.
+    pub fn worker_netns(&mut self, i: u8, password: &str) -> (String, String) {
+        let netns = self.netns.as_mut().expect("a server in a namespace");
+        let worker = format!("svw{i}x{}", std::process::id());
+        ip(&["netns", "add", &worker]);
+        let (a, b) = (
+            format!("svd{i}x{}", std::process::id()),
+            format!("svw{i}y{}", std::process::id()),
+        );
+        ip(&["link", "add", &a, "type", "veth", "peer", "name", &b]);
+        ip(&["link", "set", &a, "netns", &netns.server]);
+        ip(&["link", "set", &b, "netns", &worker]);
+        ip(&[
+            "-n",
+            &netns.server,
+            "addr",
+            "add",
+            &format!("10.77.{i}.1/24"),
+            "dev",
+            &a,
+        ]);
+        ip(&[
+            "-n",
+            &worker,
+            "addr",
+            "add",
+            &format!("10.77.{i}.2/24"),
+            "dev",
+            &b,
+        ]);
+        for (ns, dev) in [(&netns.server, &a), (&worker, &b)] {
+            ip(&["-n", ns, "link", "set", dev, "up"]);
+            ip(&["-n", ns, "link", "set", "lo", "up"]);
+        }
+        netns.workers.push(worker.clone());
+        let url = format!("postgres://{USER}:{password}@10.77.{i}.1:5432/postgres");
+        (worker, url)
+    }
+
     fn data(&self) -> PathBuf {
         self.dir.join("data")
     }
 
     /// Runs the server binary `name` as the server's user.
     fn run(&self, name: &str, args: &[&str]) {
-        let program = self.bin.join(name);
-        let mut command = match &self.as_user {
-            Some(user) => {
-                let mut c = Command::new("runuser");
-                c.args(["-u", user, "--"]).arg(&program);
-                c
-            }
-            None => Command::new(&program),
-        };
+        let mut command = self.command(name);
         let output = command
             .args(args)
             .stdin(Stdio::null())
@@ -143,10 +214,37 @@ impl Pg {
         );
     }
 
+    /// `name` (a server binary) as the server's user, in its namespace.
+    fn command(&self, name: &str) -> Command {
+        let program = self.bin.join(name);
+        let mut command = match (&self.netns, &self.as_user) {
+            (Some(netns), Some(user)) => {
+                let mut c = Command::new("ip");
+                c.args(["netns", "exec", &netns.server, "runuser", "-u", user, "--"])
+                    .arg(&program);
+                c
+            }
+            (Some(netns), None) => {
+                let mut c = Command::new("ip");
+                c.args(["netns", "exec", &netns.server]).arg(&program);
+                c
+            }
+            (None, Some(user)) => {
+                let mut c = Command::new("runuser");
+                c.args(["-u", user, "--"]).arg(&program);
+                c
+            }
+            (None, None) => Command::new(&program),
+        };
+        command.stdin(Stdio::null());
+        command
+    }
+
     fn ctl(&self, args: &[&str]) {
-        let listen = match self.tcp {
-            Some(port) => format!("-c listen_addresses=127.0.0.1 -c port={port}"),
-            None => "-c listen_addresses=''".to_owned(),
+        let listen = match (self.tcp, &self.netns) {
+            (Some(port), Some(_)) => format!("-c listen_addresses=* -c port={port}"),
+            (Some(port), None) => format!("-c listen_addresses=127.0.0.1 -c port={port}"),
+            (None, _) => "-c listen_addresses=''".to_owned(),
         };
         // With TCP the socket shares the TCP port's number.
         let socket_port = self.tcp.unwrap_or(self.port);
@@ -194,19 +292,17 @@ impl Pg {
     }
 }
 
+/// Runs `ip` with `args`, asserting it succeeds.
+fn ip(args: &[&str]) {
+    let status = Command::new("ip").args(args).status().expect("ip");
+    assert!(status.success(), "ip {args:?}");
+}
+
 impl Drop for Pg {
     fn drop(&mut self) {
         let data = self.data();
-        let program = self.bin.join("pg_ctl");
-        let mut command = match &self.as_user {
-            Some(user) => {
-                let mut c = Command::new("runuser");
-                c.args(["-u", user, "--"]).arg(&program);
-                c
-            }
-            None => Command::new(&program),
-        };
-        let _ = command
+        let _ = self
+            .command("pg_ctl")
             .args([
                 "-D",
                 data.to_str().unwrap(),
@@ -219,5 +315,10 @@ impl Drop for Pg {
             .stderr(Stdio::null())
             .status();
         let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some(netns) = &self.netns {
+            for ns in netns.workers.iter().chain([&netns.server]) {
+                let _ = Command::new("ip").args(["netns", "del", ns]).status();
+            }
+        }
     }
 }
