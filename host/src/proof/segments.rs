@@ -12,9 +12,12 @@ use std::ops::Range;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use openvm_sdk::openvm_circuit::arch::execution_mode::Segment;
 use openvm_sdk::openvm_circuit::arch::hasher::poseidon2::vm_poseidon2_hasher;
 use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
-use openvm_sdk::openvm_circuit::arch::{PreflightExecutionOutput, Streams};
+use openvm_sdk::openvm_circuit::arch::{
+    PreflightExecutionOutput, Streams, VirtualMachine, VmInstance,
+};
 use openvm_sdk::openvm_circuit::system::memory::merkle::public_values::UserPublicValuesProof;
 use openvm_sdk::prover::vm::new_local_prover;
 use openvm_sdk::{DefaultStarkEngine, Sdk, StdIn, F, SC};
@@ -50,21 +53,36 @@ pub struct SegmentProofs {
 /// The number of segments of the run of `exe` on `input` (metered execution, no proving): what
 /// every prover of a part of it cuts it into.
 pub fn count_segments(sdk: &Sdk, exe: Arc<VmExe<F>>, input: StdIn) -> Result<usize, VmError> {
-    let instance = new_local_prover::<DefaultStarkEngine, Builder>(
+    let instance = local_prover(sdk, &exe)?;
+    Ok(meter(&instance.vm, &exe, input.into())?.len())
+}
+
+/// The VM instance that proves `exe` (its program committed for the prover).
+fn local_prover(
+    sdk: &Sdk,
+    exe: &Arc<VmExe<F>>,
+) -> Result<VmInstance<DefaultStarkEngine, Builder>, VmError> {
+    new_local_prover::<DefaultStarkEngine, Builder>(
         Builder::default(),
         &sdk.app_pk().app_vm_pk,
         exe.clone(),
     )
-    .map_err(vm_err)?;
-    let vm = &instance.vm;
-    let streams: Streams<F> = input.into();
-    let metered = vm.build_metered_ctx(&exe);
+    .map_err(vm_err)
+}
+
+/// The run's segments, as OpenVM's segmentation cuts it (metered execution).
+fn meter(
+    vm: &VirtualMachine<DefaultStarkEngine, Builder>,
+    exe: &VmExe<F>,
+    streams: Streams<F>,
+) -> Result<Vec<Segment>, VmError> {
+    let metered = vm.build_metered_ctx(exe);
     let (segments, _) = vm
-        .metered_interpreter(&exe)
+        .metered_interpreter(exe)
         .map_err(vm_err)?
         .execute_metered(streams, metered)
         .map_err(vm_err)?;
-    Ok(segments.len())
+    Ok(segments)
 }
 
 /// Meters the run of `exe` on `input` and proves the segments in `range` (`None`: all; a range
@@ -75,23 +93,13 @@ pub fn prove_segments(
     input: StdIn,
     range: Option<Range<usize>>,
 ) -> Result<SegmentProofs, VmError> {
-    let mut instance = new_local_prover::<DefaultStarkEngine, Builder>(
-        Builder::default(),
-        &sdk.app_pk().app_vm_pk,
-        exe.clone(),
-    )
-    .map_err(vm_err)?;
+    let mut instance = local_prover(sdk, &exe)?;
     let streams: Streams<F> = input.into();
     instance.reset_state(streams.clone());
     let mut state = instance.state_mut().take();
     let vm = &mut instance.vm;
     let executed = Instant::now();
-    let metered = vm.build_metered_ctx(&exe);
-    let (segments, _) = vm
-        .metered_interpreter(&exe)
-        .map_err(vm_err)?
-        .execute_metered(streams, metered)
-        .map_err(vm_err)?;
+    let segments = meter(vm, &exe, streams)?;
     let mut execution = executed.elapsed();
     let total = segments.len();
     let range = range.unwrap_or(0..total);
