@@ -31,6 +31,18 @@ fn host(args: &[&str]) -> (bool, String) {
     (output.status.success(), text)
 }
 
+/// `host cluster status JOB --tasks`: whether it succeeded, and what it printed.
+fn status_tasks(pg: &Pg, job: i64) -> (bool, String) {
+    host(&[
+        "cluster",
+        "status",
+        &job.to_string(),
+        "--db",
+        &pg.url(),
+        "--tasks",
+    ])
+}
+
 fn worker(url: &str, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_host"))
         .args(["cluster", "worker", "--db", url, "--poll-secs", "0.2"])
@@ -143,14 +155,7 @@ fn three_workers_run_a_job_in_dependency_order() {
         job,
     );
     assert!(workers >= 2, "one worker did everything:\n{logs:?}");
-    let (ok, text) = host(&[
-        "cluster",
-        "status",
-        &job.to_string(),
-        "--db",
-        &pg.url(),
-        "--tasks",
-    ]);
+    let (ok, text) = status_tasks(&pg, job);
     assert!(
         ok && text.contains("DONE") && text.contains("segments"),
         "{text}"
@@ -175,14 +180,7 @@ fn a_task_that_fails_its_retries_fails_the_job_with_its_error() {
     let failed: Vec<_> = end.tasks.iter().filter(|t| t.state == "failed").collect();
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0].attempts, 3);
-    let (ok, text) = host(&[
-        "cluster",
-        "status",
-        &job.to_string(),
-        "--db",
-        &pg.url(),
-        "--tasks",
-    ]);
+    let (ok, text) = status_tasks(&pg, job);
     assert!(
         ok && text.contains("FAILED") && text.contains("told to fail"),
         "{text}"

@@ -189,6 +189,25 @@ impl Queue {
             .collect()
     }
 
+    /// Runs `write` in one transaction on `claim`'s locked row while it is still this worker's
+    /// (else [`Outcome::Late`], nothing written), then notifies the listeners and commits.
+    fn owned(
+        &mut self,
+        claim: &Claim,
+        write: impl FnOnce(&mut postgres::Transaction<'_>) -> Result<Outcome, postgres::Error>,
+    ) -> Result<Outcome, ClusterError> {
+        let name = self.db.name();
+        let e = tx_err(&name);
+        let mut tx = self.db.client.transaction().map_err(&e)?;
+        if !still_mine(&mut tx, claim, &self.worker).map_err(&e)? {
+            return Ok(Outcome::Late);
+        }
+        let outcome = write(&mut tx).map_err(&e)?;
+        notify(&mut tx, claim.job).map_err(&e)?;
+        tx.commit().map_err(&e)?;
+        Ok(outcome)
+    }
+
     /// Stores `claim`'s artifact with its keccak, marks the task done and releases the tasks
     /// waiting on it, in one transaction; the wrap's completion finishes the job.
     pub fn complete(
@@ -199,84 +218,70 @@ impl Queue {
         peak_rss: Option<u64>,
         detail: &str,
     ) -> Result<Outcome, ClusterError> {
-        let name = self.db.name();
-        let e = tx_err(&name);
-        let mut tx = self.db.client.transaction().map_err(&e)?;
-        if !still_mine(&mut tx, claim, &self.worker).map_err(&e)? {
-            return Ok(Outcome::Late);
-        }
-        let hash = super::artifact_hash(artifact);
-        tx.execute(
-            "INSERT INTO cluster_artifacts (task, hash, bytes) VALUES ($1, $2, $3)
-             ON CONFLICT (task) DO UPDATE SET hash = EXCLUDED.hash, bytes = EXCLUDED.bytes",
-            &[&claim.task, &hash, &artifact],
-        )
-        .map_err(&e)?;
-        let rss = peak_rss.map(|b| b as i64);
-        tx.execute(
-            "UPDATE cluster_tasks SET state = 'done', finished = now(), seconds = $2, peak_rss = $3,
-                 detail = $4, output_hash = $5, lease_until = NULL, error = NULL
-             WHERE id = $1",
-            &[&claim.task, &seconds, &rss, &detail, &hash],
-        )
-        .map_err(&e)?;
-        tx.execute(
-            "UPDATE cluster_tasks SET waiting = waiting - 1,
-                 state = CASE WHEN waiting = 1 THEN 'ready' ELSE state END
-             WHERE state = 'blocked' AND id IN (SELECT task FROM cluster_deps WHERE dep = $1)",
-            &[&claim.task],
-        )
-        .map_err(&e)?;
-        if claim.stage == Stage::Wrap || job_all_done(&mut tx, claim.job).map_err(&e)? {
+        self.owned(claim, |tx| {
+            let hash = super::artifact_hash(artifact);
             tx.execute(
-                "UPDATE cluster_jobs SET state = 'done', finished = now()
-                 WHERE id = $1 AND state = 'running'",
-                &[&claim.job],
+                "INSERT INTO cluster_artifacts (task, hash, bytes) VALUES ($1, $2, $3)
+                 ON CONFLICT (task) DO UPDATE SET hash = EXCLUDED.hash, bytes = EXCLUDED.bytes",
+                &[&claim.task, &hash, &artifact],
             )
-            .map_err(&e)?;
-        }
-        notify(&mut tx, claim.job).map_err(&e)?;
-        tx.commit().map_err(&e)?;
-        Ok(Outcome::Applied)
+            ?;
+            let rss = peak_rss.map(|b| b as i64);
+            tx.execute(
+                "UPDATE cluster_tasks SET state = 'done', finished = now(), seconds = $2, peak_rss = $3,
+                     detail = $4, output_hash = $5, lease_until = NULL, error = NULL
+                 WHERE id = $1",
+                &[&claim.task, &seconds, &rss, &detail, &hash],
+            )
+            ?;
+            tx.execute(
+                "UPDATE cluster_tasks SET waiting = waiting - 1,
+                     state = CASE WHEN waiting = 1 THEN 'ready' ELSE state END
+                 WHERE state = 'blocked' AND id IN (SELECT task FROM cluster_deps WHERE dep = $1)",
+                &[&claim.task],
+            )
+            ?;
+            if claim.stage == Stage::Wrap || job_all_done(tx, claim.job)? {
+                tx.execute(
+                    "UPDATE cluster_jobs SET state = 'done', finished = now()
+                     WHERE id = $1 AND state = 'running'",
+                    &[&claim.job],
+                )
+                ?;
+            }
+            Ok(Outcome::Applied)
+        })
     }
 
     /// Records that `claim`'s attempt failed with `error`: back to the queue while attempts
     /// remain, else the task and its job are failed with the error kept.
     pub fn fail(&mut self, claim: &Claim, error: &str) -> Result<Outcome, ClusterError> {
-        let name = self.db.name();
-        let e = tx_err(&name);
-        let mut tx = self.db.client.transaction().map_err(&e)?;
-        if !still_mine(&mut tx, claim, &self.worker).map_err(&e)? {
-            return Ok(Outcome::Late);
-        }
-        let row = tx
-            .query_one(
+        self.owned(claim, |tx| {
+            let row = tx.query_one(
                 "UPDATE cluster_tasks SET
-                     state = CASE WHEN attempts < max_attempts THEN 'ready' ELSE 'failed' END,
-                     finished = CASE WHEN attempts < max_attempts THEN NULL ELSE now() END,
-                     worker = CASE WHEN attempts < max_attempts THEN NULL ELSE worker END,
-                     lease_until = NULL, error = $2
-                 WHERE id = $1 RETURNING state, attempts",
+                         state = CASE WHEN attempts < max_attempts THEN 'ready' ELSE 'failed' END,
+                         finished = CASE WHEN attempts < max_attempts THEN NULL ELSE now() END,
+                         worker = CASE WHEN attempts < max_attempts THEN NULL ELSE worker END,
+                         lease_until = NULL, error = $2
+                     WHERE id = $1 RETURNING state, attempts",
                 &[&claim.task, &error],
-            )
-            .map_err(&e)?;
-        let state: String = row.get(0);
-        let attempts: i32 = row.get(1);
-        let outcome = if state == "failed" {
-            let why = format!(
-                "task {} {}/{} failed on attempt {attempts}: {error}",
-                claim.stage.name(),
-                claim.layer,
-                claim.index
-            );
-            fail_job(&mut tx, claim.job, &why).map_err(&e)?;
-            Outcome::JobFailed
-        } else {
-            Outcome::Retry
-        };
-        notify(&mut tx, claim.job).map_err(&e)?;
-        tx.commit().map_err(&e)?;
-        Ok(outcome)
+            )?;
+            let state: String = row.get(0);
+            let attempts: i32 = row.get(1);
+            let outcome = if state == "failed" {
+                let why = format!(
+                    "task {} {}/{} failed on attempt {attempts}: {error}",
+                    claim.stage.name(),
+                    claim.layer,
+                    claim.index
+                );
+                fail_job(tx, claim.job, &why)?;
+                Outcome::JobFailed
+            } else {
+                Outcome::Retry
+            };
+            Ok(outcome)
+        })
     }
 
     /// `claim` refused the artifact of its dependency `producer` (`why`): the producer goes
@@ -289,79 +294,73 @@ impl Queue {
         producer: i64,
         why: &str,
     ) -> Result<Outcome, ClusterError> {
-        let name = self.db.name();
-        let e = tx_err(&name);
-        let mut tx = self.db.client.transaction().map_err(&e)?;
-        if !still_mine(&mut tx, claim, &self.worker).map_err(&e)? {
-            return Ok(Outcome::Late);
-        }
-        let row = tx
-            .query_one(
-                "SELECT state, attempts, max_attempts, stage, layer, idx FROM cluster_tasks
-                 WHERE id = $1 FOR UPDATE",
-                &[&producer],
-            )
-            .map_err(&e)?;
-        let (state, attempts, max_attempts): (String, i32, i32) =
-            (row.get(0), row.get(1), row.get(2));
-        let producer_name = format!(
-            "{} {}/{}",
-            row.get::<_, String>(3),
-            row.get::<_, i32>(4),
-            row.get::<_, i32>(5)
-        );
-        let error = format!(
-            "its artifact was refused by task {} {}/{}: {why}",
-            claim.stage.name(),
-            claim.layer,
-            claim.index
-        );
-        let outcome = if attempts >= max_attempts {
-            tx.execute(
-                "UPDATE cluster_tasks SET state = 'failed', error = $2, finished = now() WHERE id = $1",
-                &[&producer, &error],
-            )
-            .map_err(&e)?;
-            tx.execute(
-                "UPDATE cluster_tasks SET state = 'failed', lease_until = NULL, error = $2 WHERE id = $1",
-                &[&claim.task, &format!("input {producer_name} refused: {why}")],
-            )
-            .map_err(&e)?;
-            fail_job(
-                &mut tx,
-                claim.job,
-                &format!("task {producer_name} failed on attempt {attempts}: {error}"),
-            )
-            .map_err(&e)?;
-            Outcome::JobFailed
-        } else {
-            if state == "done" {
-                tx.execute(
-                    "UPDATE cluster_tasks SET state = 'ready', worker = NULL, finished = NULL,
-                         output_hash = NULL, error = $2
-                     WHERE id = $1",
-                    &[&producer, &error],
-                )
-                .map_err(&e)?;
-                tx.execute(
-                    "DELETE FROM cluster_artifacts WHERE task = $1",
+        self.owned(claim, |tx| {
+            let row = tx
+                .query_one(
+                    "SELECT state, attempts, max_attempts, stage, layer, idx FROM cluster_tasks
+                     WHERE id = $1 FOR UPDATE",
                     &[&producer],
                 )
-                .map_err(&e)?;
+                ?;
+            let (state, attempts, max_attempts): (String, i32, i32) =
+                (row.get(0), row.get(1), row.get(2));
+            let producer_name = format!(
+                "{} {}/{}",
+                row.get::<_, String>(3),
+                row.get::<_, i32>(4),
+                row.get::<_, i32>(5)
+            );
+            let error = format!(
+                "its artifact was refused by task {} {}/{}: {why}",
+                claim.stage.name(),
+                claim.layer,
+                claim.index
+            );
+            let outcome = if attempts >= max_attempts {
                 tx.execute(
-                    "UPDATE cluster_tasks SET waiting = waiting + 1, state = 'blocked', lease_until = NULL,
-                         attempts = CASE WHEN id = $2 THEN attempts - 1 ELSE attempts END
-                     WHERE state IN ('ready', 'running', 'blocked')
-                       AND id IN (SELECT task FROM cluster_deps WHERE dep = $1)",
-                    &[&producer, &claim.task],
+                    "UPDATE cluster_tasks SET state = 'failed', error = $2, finished = now() WHERE id = $1",
+                    &[&producer, &error],
                 )
-                .map_err(&e)?;
-            }
-            Outcome::Retry
-        };
-        notify(&mut tx, claim.job).map_err(&e)?;
-        tx.commit().map_err(&e)?;
-        Ok(outcome)
+                ?;
+                tx.execute(
+                    "UPDATE cluster_tasks SET state = 'failed', lease_until = NULL, error = $2 WHERE id = $1",
+                    &[&claim.task, &format!("input {producer_name} refused: {why}")],
+                )
+                ?;
+                fail_job(
+                    tx,
+                    claim.job,
+                    &format!("task {producer_name} failed on attempt {attempts}: {error}"),
+                )
+                ?;
+                Outcome::JobFailed
+            } else {
+                if state == "done" {
+                    tx.execute(
+                        "UPDATE cluster_tasks SET state = 'ready', worker = NULL, finished = NULL,
+                             output_hash = NULL, error = $2
+                         WHERE id = $1",
+                        &[&producer, &error],
+                    )
+                    ?;
+                    tx.execute(
+                        "DELETE FROM cluster_artifacts WHERE task = $1",
+                        &[&producer],
+                    )
+                    ?;
+                    tx.execute(
+                        "UPDATE cluster_tasks SET waiting = waiting + 1, state = 'blocked', lease_until = NULL,
+                             attempts = CASE WHEN id = $2 THEN attempts - 1 ELSE attempts END
+                         WHERE state IN ('ready', 'running', 'blocked')
+                           AND id IN (SELECT task FROM cluster_deps WHERE dep = $1)",
+                        &[&producer, &claim.task],
+                    )
+                    ?;
+                }
+                Outcome::Retry
+            };
+            Ok(outcome)
+        })
     }
 }
 
