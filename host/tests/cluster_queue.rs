@@ -12,84 +12,12 @@ mod support;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use host::cluster::status::{status, JobStatus};
 use host::cluster::submit::submit_probe;
 use host::cluster::{schema, Db};
+use support::cluster::{
+    finish, host, ready, run_to_end, scalar_i64, signal, status_tasks, stop, wait_for, worker,
+};
 use support::pg::{Pg, PASSWORD};
-
-fn host(args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(args)
-        .output()
-        .expect("run host");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!("host {args:?}:\n{text}");
-    (output.status.success(), text)
-}
-
-/// `host cluster status JOB --tasks`: whether it succeeded, and what it printed.
-fn status_tasks(pg: &Pg, job: i64) -> (bool, String) {
-    host(&[
-        "cluster",
-        "status",
-        &job.to_string(),
-        "--db",
-        &pg.url(),
-        "--tasks",
-    ])
-}
-
-fn worker(url: &str, extra: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(["cluster", "worker", "--db", url, "--poll-secs", "0.2"])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start a worker")
-}
-
-fn stop(mut child: Child) -> String {
-    let _ = child.kill();
-    let output = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&output.stderr).into_owned();
-    println!("worker:\n{text}");
-    text
-}
-
-fn finish(child: Child) -> String {
-    let output = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&output.stderr).into_owned();
-    println!("worker:\n{text}");
-    assert!(output.status.success(), "the worker failed: {text}");
-    text
-}
-
-fn ready(pg: &Pg) -> Db {
-    let mut db = Db::connect(&pg.url()).unwrap();
-    schema::init(&mut db).unwrap();
-    db
-}
-
-fn wait_for(db: &mut Db, job: i64, limit: Duration) -> JobStatus {
-    let started = Instant::now();
-    loop {
-        let s = status(db, Some(job)).unwrap().remove(0);
-        if s.state != "running" {
-            return s;
-        }
-        assert!(started.elapsed() < limit, "job {job} still running: {s:?}");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
-fn scalar_i64(db: &mut Db, sql: &str, job: i64) -> i64 {
-    db.client.query_one(sql, &[&job]).unwrap().get(0)
-}
 
 #[test]
 fn init_is_idempotent_and_versioned() {
@@ -97,12 +25,12 @@ fn init_is_idempotent_and_versioned() {
     let url = pg.url();
     let (ok, text) = host(&["cluster", "init", "--db", &url]);
     assert!(
-        ok && text.contains("applied schema version(s) [1]"),
+        ok && text.contains("applied schema version(s) [1, 2]"),
         "{text}"
     );
     let (ok, text) = host(&["cluster", "init", "--db", &url]);
     assert!(
-        ok && text.contains("schema up to date (version 1)"),
+        ok && text.contains("schema up to date (version 2)"),
         "{text}"
     );
     let mut db = Db::connect(&url).unwrap();
@@ -160,6 +88,58 @@ fn three_workers_run_a_job_in_dependency_order() {
         ok && text.contains("DONE") && text.contains("segments"),
         "{text}"
     );
+}
+
+#[test]
+fn workers_of_one_machine_share_its_memory_budget() {
+    let pg = Pg::start();
+    let mut db = ready(&pg);
+    // 8 independent segments of 64 MiB each; three workers, but the machine's budget holds
+    // only one task at a time.
+    let job = submit_probe(&mut db, "probe-budget", 8, 200, &[]).unwrap();
+    let budget = ["--machine", "box", "--machine-memory-mib", "100"];
+    let workers: Vec<Child> = (0..3).map(|_| worker(&pg.url(), &budget)).collect();
+    let end = wait_for(&mut db, job, Duration::from_secs(120));
+    let logs: Vec<String> = workers.into_iter().map(stop).collect();
+    assert_eq!(end.state, "done", "{end:?}\n{logs:?}");
+    assert!(logs[0].contains("machine box: 100 MiB shared"), "{logs:?}");
+    let overlaps = scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks a JOIN cluster_tasks b ON a.id < b.id
+         WHERE a.job = $1 AND b.job = $1 AND a.started < b.finished AND b.started < a.finished",
+        job,
+    );
+    assert_eq!(overlaps, 0, "two tasks ran at once on a one-task budget");
+    let on_box = scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND machine = 'box'",
+        job,
+    );
+    assert_eq!(on_box, end.tasks.len() as i64);
+    // Two machines of that budget run two tasks at once.
+    let job = submit_probe(&mut db, "probe-two-boxes", 8, 200, &[]).unwrap();
+    let workers: Vec<Child> = ["box-a", "box-a", "box-b", "box-b"]
+        .iter()
+        .map(|m| worker(&pg.url(), &["--machine", m, "--machine-memory-mib", "100"]))
+        .collect();
+    let end = wait_for(&mut db, job, Duration::from_secs(120));
+    let logs: Vec<String> = workers.into_iter().map(stop).collect();
+    assert_eq!(end.state, "done", "{end:?}\n{logs:?}");
+    let same_machine_overlaps = scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks a JOIN cluster_tasks b ON a.id < b.id
+         WHERE a.job = $1 AND b.job = $1 AND a.machine = b.machine
+           AND a.started < b.finished AND b.started < a.finished",
+        job,
+    );
+    assert_eq!(same_machine_overlaps, 0);
+    let overlaps = scalar_i64(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks a JOIN cluster_tasks b ON a.id < b.id
+         WHERE a.job = $1 AND b.job = $1 AND a.started < b.finished AND b.started < a.finished",
+        job,
+    );
+    assert!(overlaps > 0, "two machines never ran at once:\n{logs:?}");
 }
 
 #[test]
@@ -266,14 +246,6 @@ fn a_late_completion_changes_nothing() {
     );
 }
 
-fn signal(child: &Child, name: &str) {
-    let status = Command::new("kill")
-        .args([&format!("-{name}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 #[test]
 fn workers_reconnect_when_the_database_restarts_mid_job() {
     let pg = Pg::start();
@@ -297,13 +269,6 @@ fn workers_reconnect_when_the_database_restarts_mid_job() {
     let logs: Vec<String> = workers.into_iter().map(stop).collect();
     assert_eq!(end.state, "done", "{end:?}\n{logs:?}");
     assert!(logs.iter().any(|l| l.contains("reconnecting")), "{logs:?}");
-}
-
-/// Runs one worker until `job` ends.
-fn run_to_end(pg: &Pg, db: &mut Db, job: i64) -> (JobStatus, String) {
-    let w = worker(&pg.url(), &[]);
-    let end = wait_for(db, job, Duration::from_secs(60));
-    (end, stop(w))
 }
 
 #[test]

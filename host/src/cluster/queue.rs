@@ -82,6 +82,11 @@ pub struct Queue {
     pub worker: String,
     /// How long a claim holds without a heartbeat.
     pub lease: Duration,
+    /// The machine this worker runs on, as recorded on its claims.
+    pub machine: String,
+    /// The memory, MiB, that the running tasks of every worker on `machine` may need together;
+    /// `None`: no shared budget.
+    pub machine_memory_mib: Option<i64>,
 }
 
 fn tx_err(db_name: &str) -> impl Fn(postgres::Error) -> ClusterError + '_ {
@@ -122,19 +127,44 @@ impl Queue {
     }
 
     /// Claims the first ready task (or one whose lease expired) of `jobs` that fits in
-    /// `max_memory_mib`: aggregation before segments, deeper layers first.
+    /// `max_memory_mib` and in what the machine's budget has left: aggregation before
+    /// segments, deeper layers first.
+    ///
+    /// The machine's budget is shared by every worker that claims under the same machine name.
+    /// Its claims serialise on an advisory lock of that name, taken in the claim's
+    /// transaction: two workers of one machine never both see the same memory free. A task
+    /// whose lease expired (its worker died) no longer counts.
     pub fn claim(
         &mut self,
         jobs: &[i64],
         max_memory_mib: i64,
     ) -> Result<Option<Claim>, ClusterError> {
         let lease = self.lease.as_secs_f64();
-        let row = self
-            .db
-            .client
+        let name = self.db.name();
+        let e = tx_err(&name);
+        let mut tx = self.db.client.transaction().map_err(&e)?;
+        let mut fits = max_memory_mib;
+        if let Some(budget) = self.machine_memory_mib {
+            tx.execute(
+                "SELECT pg_advisory_xact_lock(7452020, hashtext($1))",
+                &[&self.machine],
+            )
+            .map_err(&e)?;
+            let used: i64 = tx
+                .query_one(
+                    "SELECT coalesce(sum(memory_mib), 0)::BIGINT FROM cluster_tasks
+                     WHERE state = 'running' AND machine = $1 AND lease_until >= now()",
+                    &[&self.machine],
+                )
+                .map_err(&e)?
+                .get(0);
+            fits = fits.min(budget - used);
+        }
+        let row = tx
             .query_opt(
                 "UPDATE cluster_tasks SET state = 'running', attempts = attempts + 1, worker = $1,
-                     lease_until = now() + make_interval(secs => $2), started = now(), finished = NULL
+                     lease_until = now() + make_interval(secs => $2), started = now(), finished = NULL,
+                     machine = $5
                  WHERE id = (
                      SELECT t.id FROM cluster_tasks t JOIN cluster_jobs j ON j.id = t.job
                      WHERE j.state = 'running' AND t.job = ANY($3) AND t.memory_mib <= $4
@@ -143,9 +173,10 @@ impl Queue {
                      ORDER BY t.job, t.stage = 'segments', t.layer DESC, t.idx
                      LIMIT 1 FOR UPDATE OF t SKIP LOCKED)
                  RETURNING id, job, stage, layer, idx, work::text, attempts",
-                &[&self.worker, &lease, &jobs, &max_memory_mib],
+                &[&self.worker, &lease, &jobs, &fits, &self.machine],
             )
-            .map_err(|e| self.db.err(e))?;
+            .map_err(&e)?;
+        tx.commit().map_err(&e)?;
         let Some(row) = row else { return Ok(None) };
         let stage: String = row.get(2);
         let work: String = row.get(5);

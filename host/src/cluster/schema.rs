@@ -63,6 +63,11 @@ const MIGRATIONS: &[&str] = &[
         bytes BYTEA NOT NULL
     );
     ",
+    // 2: the machine each claim runs on, for budgets shared by the workers of one machine.
+    r"
+    ALTER TABLE cluster_tasks ADD COLUMN machine TEXT;
+    CREATE INDEX cluster_tasks_machine ON cluster_tasks (machine) WHERE state = 'running';
+    ",
 ];
 
 /// This build's schema version.

@@ -32,6 +32,10 @@ pub struct WorkerOptions {
     pub once: bool,
     /// Claim only tasks that need at most this much memory, MiB.
     pub max_memory_mib: i64,
+    /// The machine this worker runs on (its budget's name).
+    pub machine: String,
+    /// What the running tasks of every worker on `machine` may need together, MiB.
+    pub machine_memory_mib: Option<i64>,
     /// A claim's lease without heartbeat.
     pub lease: Duration,
     /// This worker's name in the tasks it claims.
@@ -57,14 +61,19 @@ pub struct WorkerReport {
     pub refused_jobs: Vec<(i64, String)>,
 }
 
-/// This host's default worker name: `hostname:pid`.
-pub fn default_name() -> String {
-    let host = std::fs::read_to_string("/etc/hostname")
+/// This machine's name: its hostname.
+pub fn machine_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
         .map(|h| h.trim().to_owned())
         .ok()
         .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "worker".into());
-    format!("{host}:{}", std::process::id())
+        .unwrap_or_else(|| "worker".into())
+}
+
+/// This host's default worker name: `hostname:pid`.
+pub fn default_name() -> String {
+    format!("{}:{}", machine_name(), std::process::id())
 }
 
 struct Worker {
@@ -94,6 +103,14 @@ pub fn run(options: WorkerOptions) -> Result<WorkerReport, ClusterError> {
         jobs: HashMap::new(),
         report: WorkerReport::default(),
     };
+    let o = &worker.options;
+    let budget = o
+        .machine_memory_mib
+        .map_or("no shared budget".to_owned(), |m| format!("{m} MiB shared"));
+    eprintln!(
+        "worker {}: tasks up to {} MiB; machine {}: {budget}",
+        o.name, o.max_memory_mib, o.machine
+    );
     loop {
         match worker.step() {
             Ok(Step::Worked) if once => break,
@@ -126,6 +143,8 @@ impl Worker {
                 db,
                 worker: self.options.name.clone(),
                 lease: self.options.lease,
+                machine: self.options.machine.clone(),
+                machine_memory_mib: self.options.machine_memory_mib,
             });
         }
         Ok(self.queue.as_mut().expect("connected"))

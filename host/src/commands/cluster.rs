@@ -52,6 +52,14 @@ enum ClusterCommand {
         /// Claim only tasks that need at most this many MiB. Default: this machine's memory.
         #[arg(long)]
         max_memory_mib: Option<i64>,
+        /// The machine this worker runs on: the workers of one machine share its memory
+        /// budget. Default: the hostname.
+        #[arg(long)]
+        machine: Option<String>,
+        /// What the running tasks of all this machine's workers may need together, MiB (0: no
+        /// shared budget). Default: this machine's memory.
+        #[arg(long)]
+        machine_memory_mib: Option<i64>,
         /// Seconds a claim holds without a heartbeat (a dead worker's task is retried after).
         #[arg(long, default_value_t = 60.0)]
         lease_secs: f64,
@@ -117,7 +125,7 @@ enum ClusterCommand {
 }
 
 /// This machine's memory, MiB.
-fn machine_memory_mib() -> i64 {
+fn physical_memory_mib() -> i64 {
     std::fs::read_to_string("/proc/meminfo")
         .ok()
         .and_then(|m| {
@@ -185,6 +193,8 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
         ClusterCommand::Worker {
             once,
             max_memory_mib,
+            machine,
+            machine_memory_mib,
             lease_secs,
             poll_secs,
             name,
@@ -193,7 +203,13 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
             let options = worker::WorkerOptions {
                 url: url()?,
                 once,
-                max_memory_mib: max_memory_mib.unwrap_or_else(machine_memory_mib),
+                max_memory_mib: max_memory_mib.unwrap_or_else(physical_memory_mib),
+                machine: machine.unwrap_or_else(worker::machine_name),
+                machine_memory_mib: match machine_memory_mib {
+                    Some(0) => None,
+                    Some(mib) => Some(mib),
+                    None => Some(physical_memory_mib()),
+                },
                 lease: Duration::from_secs_f64(lease_secs),
                 name: name.unwrap_or_else(worker::default_name),
                 poll: Duration::from_secs_f64(poll_secs.max(0.05)),

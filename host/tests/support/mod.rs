@@ -1,3 +1,5 @@
 //! Test helpers shared by the host crate's integration tests.
 
+#[allow(dead_code)]
+pub mod cluster;
 pub mod pg;

@@ -1,0 +1,107 @@
+//! The queue tests' helpers: `host` and worker processes, a private database made ready, and
+//! waiting for a job to end.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use host::cluster::status::{status, JobStatus};
+use host::cluster::{schema, Db};
+
+use super::pg::Pg;
+
+/// Runs `host` with `args`: whether it succeeded, and what it printed.
+pub fn host(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(args)
+        .output()
+        .expect("run host");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("host {args:?}:\n{text}");
+    (output.status.success(), text)
+}
+
+/// `host cluster status JOB --tasks`: whether it succeeded, and what it printed.
+pub fn status_tasks(pg: &Pg, job: i64) -> (bool, String) {
+    host(&[
+        "cluster",
+        "status",
+        &job.to_string(),
+        "--db",
+        &pg.url(),
+        "--tasks",
+    ])
+}
+
+/// Starts `host cluster worker` on `url`, with `extra` arguments.
+pub fn worker(url: &str, extra: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(["cluster", "worker", "--db", url, "--poll-secs", "0.2"])
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a worker")
+}
+
+/// Kills a worker; returns what it printed.
+pub fn stop(mut child: Child) -> String {
+    let _ = child.kill();
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
+    println!("worker:\n{text}");
+    text
+}
+
+/// Waits for a worker to exit by itself, which it must do successfully.
+pub fn finish(child: Child) -> String {
+    let output = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&output.stderr).into_owned();
+    println!("worker:\n{text}");
+    assert!(output.status.success(), "the worker failed: {text}");
+    text
+}
+
+/// Connects to `pg` and creates the schema.
+pub fn ready(pg: &Pg) -> Db {
+    let mut db = Db::connect(&pg.url()).unwrap();
+    schema::init(&mut db).unwrap();
+    db
+}
+
+/// Waits up to `limit` for `job` to end.
+pub fn wait_for(db: &mut Db, job: i64, limit: Duration) -> JobStatus {
+    let started = Instant::now();
+    loop {
+        let s = status(db, Some(job)).unwrap().remove(0);
+        if s.state != "running" {
+            return s;
+        }
+        assert!(started.elapsed() < limit, "job {job} still running: {s:?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// One `BIGINT` that `sql` selects for `job` (`$1`).
+pub fn scalar_i64(db: &mut Db, sql: &str, job: i64) -> i64 {
+    db.client.query_one(sql, &[&job]).unwrap().get(0)
+}
+
+/// Sends signal `name` to `child`.
+pub fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Runs one worker until `job` ends.
+pub fn run_to_end(pg: &Pg, db: &mut Db, job: i64) -> (JobStatus, String) {
+    let w = worker(&pg.url(), &[]);
+    let end = wait_for(db, job, Duration::from_secs(60));
+    (end, stop(w))
+}
