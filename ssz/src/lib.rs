@@ -1,0 +1,33 @@
+//! EIP-8025 stateless I/O: the bytes a standard stateless guest reads and the 43 bytes it
+//! reveals, as Ethereum's execution specs define them (the `stateless` modules of the
+//! execution-specs, **tests-zkevm v0.8** revision; the fixtures carry them per block as
+//! `statelessInputBytes` / `statelessOutputBytes`).
+//!
+//! - Input bytes = `schema_id` (u16, big-endian) ‖ `SSZ(StatelessInput)`, where
+//!   `schema_id = fork_index << 8 | 0x01` ([`Fork`]) and the payload's shape is the fork's
+//!   ([`NewPayloadRequest`]).
+//! - Output = `SSZ(StatelessValidationResult)`: 43 bytes ([`StatelessValidationResult`]).
+//!
+//! Why a crate of its own: the host writes these bytes and the guest reads them, so one
+//! definition serves both, and it is `no_std`. The SSZ itself is `libssz` (lambdaclass, the
+//! SSZ of ethrex's guest): it covers EIP-7916 progressive lists and EIP-7495 progressive
+//! containers, is `no_std`, and takes its SHA-256 as a parameter ([`Sha256Hasher`]), so the
+//! guest merkleizes on OpenVM's SHA-256 chip. Nothing of SSZ is written by hand here: this
+//! crate declares the containers and what the guest needs around them (the schema id, the
+//! fork's shape, limits checked on decoding, the result's sentinel for undecodable input).
+#![cfg_attr(not(feature = "std"), no_std)]
+
+extern crate alloc;
+
+mod input;
+mod schema;
+mod types;
+
+pub use input::{
+    decode_input, encode_input, InputError, NewPayloadRequest, Payload, StatelessInput,
+};
+pub use libssz_merkle::Sha256Hasher;
+#[cfg(feature = "std")]
+pub use libssz_merkle::Sha2Hasher;
+pub use schema::{Fork, SCHEMA_REVISION};
+pub use types::*;
