@@ -52,6 +52,10 @@ pub const PRECOMPILE_CENSUS_PUBLIC_VALUES: usize = PUBLIC_VALUES + 4 * crypto::c
 /// Public values of the probe guests (package `probes`).
 pub const PROBE_PUBLIC_VALUES: usize = 32;
 
+/// The standard guest's public values: the 43-byte `StatelessValidationResult`, then zero
+/// bytes to the next multiple of 32.
+pub const STANDARD_PUBLIC_VALUES: usize = stateless_ssz::RESULT_BYTES.next_multiple_of(32);
+
 /// Which keccak the guest hashes with.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
@@ -129,6 +133,8 @@ pub enum Instrument {
 pub enum Program {
     /// The block verifier (`program`'s binary `guest`).
     Guest,
+    /// The standard stateless guest, EIP-8025 I/O (`program`'s binary `standard`).
+    Standard,
     /// The keccak path under every placement the sponge meets (`probes`).
     KeccakAlignment,
     /// keccak256 of one aligned buffer (`probes`).
@@ -142,6 +148,7 @@ impl Program {
     pub fn bin(self) -> &'static str {
         match self {
             Self::Guest => "guest",
+            Self::Standard => "standard",
             Self::KeccakAlignment => "keccak_alignment",
             Self::KeccakAligned => "keccak_aligned",
             Self::CryptoCheck => "crypto_check",
@@ -159,7 +166,7 @@ impl Program {
     /// The workspace package it is built from.
     pub fn package(self) -> &'static str {
         match self {
-            Self::Guest => "program",
+            Self::Guest | Self::Standard => "program",
             _ => "probes",
         }
     }
@@ -229,6 +236,7 @@ impl GuestSpec {
             (Program::Guest, Instrument::None) => PUBLIC_VALUES,
             (Program::Guest, Instrument::KeccakCensus) => CENSUS_PUBLIC_VALUES,
             (Program::Guest, Instrument::PrecompileCensus) => PRECOMPILE_CENSUS_PUBLIC_VALUES,
+            (Program::Standard, _) => STANDARD_PUBLIC_VALUES,
             _ => PROBE_PUBLIC_VALUES,
         }
     }

@@ -33,5 +33,6 @@ pub mod print;
 pub mod progress;
 pub mod proof;
 pub mod report;
+pub mod standard;
 pub mod target;
 pub mod vm;

@@ -8,7 +8,7 @@ mod commands;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{cluster, data, measure, proving};
+use commands::{cluster, data, measure, proving, standard};
 
 #[derive(Parser)]
 #[command(
@@ -60,6 +60,9 @@ enum Command {
     Gen(data::GenArgs),
     /// Prove one block on many machines: a task graph in PostgreSQL, workers anywhere.
     Cluster(cluster::ClusterArgs),
+    /// Write a block's standard stateless input (EIP-8025 `statelessInputBytes`: schema id,
+    /// then the SSZ `StatelessInput`), which `host run --stateless-input` runs.
+    StatelessInput(standard::StatelessInputArgs),
 }
 
 fn main() -> ExitCode {
@@ -76,6 +79,7 @@ fn main() -> ExitCode {
         Command::EfTests(args) => args.exec(),
         Command::Gen(args) => args.exec(),
         Command::Cluster(args) => cluster::run(args),
+        Command::StatelessInput(args) => args.exec(),
     };
     result.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -56,6 +56,37 @@ pub fn validate_body(
     Ok(())
 }
 
+/// The senders of `txs` from their signers' public keys `keys` (one per transaction, in
+/// order): each key must verify its transaction's signature (with EIP-2's low `s`), and the
+/// sender is its address. Cheaper than recovery: the key is given, not computed from `r`.
+pub fn verify_senders<'t>(
+    txs: &'t [TxEnvelope],
+    keys: &[[u8; 65]],
+) -> Result<Vec<Recovered<&'t TxEnvelope>>, ValidationError> {
+    if keys.len() != txs.len() {
+        return Err(ValidationError::PublicKeyCount {
+            keys: keys.len(),
+            txs: txs.len(),
+        });
+    }
+    txs.iter()
+        .zip(keys)
+        .enumerate()
+        .map(|(index, (tx, key))| {
+            let sender = alloy_consensus::crypto::secp256k1::verify_and_compute_signer(
+                key,
+                tx.signature(),
+                tx.signature_hash(),
+            )
+            .map_err(|e| ValidationError::PublicKey {
+                index,
+                reason: e.to_string(),
+            })?;
+            Ok(Recovered::new_unchecked(tx, sender))
+        })
+        .collect()
+}
+
 /// Recovers every transaction's sender.
 pub fn recover_senders(txs: &[TxEnvelope]) -> Result<Vec<Recovered<&TxEnvelope>>, ValidationError> {
     txs.iter()

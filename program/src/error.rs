@@ -161,6 +161,24 @@ pub enum ValidationError {
         /// What failed.
         reason: String,
     },
+    /// Not one given public key per transaction (a standard input's `public_keys`).
+    #[error("{keys} public keys given for {txs} transactions")]
+    PublicKeyCount {
+        /// Keys given.
+        keys: usize,
+        /// Transactions in the block.
+        txs: usize,
+    },
+    /// A given public key does not verify its transaction's signature.
+    #[error(
+        "transaction {index}: its signature does not verify under the given public key: {reason}"
+    )]
+    PublicKey {
+        /// Its index in the block.
+        index: usize,
+        /// What failed.
+        reason: String,
+    },
     /// The witness lacks something execution needed.
     #[error("execution needs what the witness lacks: {0}")]
     MissingWitnessData(DbError),
@@ -318,6 +336,8 @@ impl ValidationError {
             | BodyRoot { .. }
             | Withdrawals(_)
             | SenderRecovery { .. }
+            | PublicKeyCount { .. }
+            | PublicKey { .. }
             | Execution(_)
             | SystemContractEmpty(_)
             | GasUsed { .. }

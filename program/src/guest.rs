@@ -189,6 +189,15 @@ mod tests {
     }
 }
 
+/// The standard guest's reveal: the 43-byte result, then zero bytes to the public-value width
+/// (the words it does not reveal are zero).
+#[inline(always)]
+pub fn reveal_result(result: &stateless_ssz::StatelessValidationResult) {
+    let mut bytes = [0u8; stateless_ssz::RESULT_BYTES.next_multiple_of(4)];
+    bytes[..stateless_ssz::RESULT_BYTES].copy_from_slice(&result.to_bytes());
+    reveal_bytes(0, &bytes);
+}
+
 /// Reveals `bytes` (a multiple of 4 long) as little-endian words from word `first_word` on.
 #[inline(always)]
 fn reveal_bytes(first_word: usize, bytes: &[u8]) {

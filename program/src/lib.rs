@@ -30,6 +30,7 @@ pub mod guest;
 pub mod header;
 pub mod input;
 pub mod public;
+pub mod standard;
 pub mod validate;
 pub mod witness;
 

@@ -15,7 +15,7 @@ use alloy_rlp::Decodable;
 use mpt::{StateTrie, WitnessStore};
 use revm::database::BundleState;
 
-use crate::body::{recover_senders, validate_body};
+use crate::body::{recover_senders, validate_body, verify_senders};
 use crate::chain::ChainConfig;
 use crate::db::WitnessDb;
 use crate::error::ValidationError;
@@ -98,6 +98,8 @@ pub struct ValidBlock<'s> {
     pub post_state: StateTrie<'s>,
     /// revm's state changes; `contracts` holds the bytecodes the block deployed.
     pub bundle: BundleState,
+    /// The EIP-7685 requests the block produced (Prague on; empty before).
+    pub requests: alloy_eips::eip7685::Requests,
     /// Every account and slot execution read (feature `record`).
     #[cfg(feature = "record")]
     pub accessed: crate::db::Accessed,
@@ -111,6 +113,27 @@ pub fn validate_block_over<'s>(
     headers: &[Bytes],
     store: &'s WitnessStore,
     chain: &ChainConfig,
+) -> Result<ValidBlock<'s>, ValidationError> {
+    validate_block_signed(block_rlp, headers, store, chain, Signers::Recover)
+}
+
+/// Where the senders come from.
+#[derive(Debug, Clone, Copy)]
+pub enum Signers<'a> {
+    /// Recovered from the signatures.
+    Recover,
+    /// Given as public keys, one per transaction, each verified against its signature
+    /// ([`crate::body::verify_senders`]).
+    PublicKeys(&'a [[u8; 65]]),
+}
+
+/// [`validate_block_over`] with the senders from `signers`.
+pub fn validate_block_signed<'s>(
+    block_rlp: &[u8],
+    headers: &[Bytes],
+    store: &'s WitnessStore,
+    chain: &ChainConfig,
+    signers: Signers<'_>,
 ) -> Result<ValidBlock<'s>, ValidationError> {
     chain.check().map_err(ValidationError::Chain)?;
     let block = decode_block(block_rlp)?;
@@ -131,12 +154,15 @@ pub fn validate_block_over<'s>(
     })?;
     validate_header(header, parent, chain)?;
     validate_body(&block, chain)?;
-    let senders = recover_senders(&block.body.transactions)?;
+    let senders = match signers {
+        Signers::Recover => recover_senders(&block.body.transactions)?,
+        Signers::PublicKeys(keys) => verify_senders(&block.body.transactions, keys)?,
+    };
 
     // The parent is decoded already: its state root needs no second parse.
     let state = open_pre_state(store, parent.state_root)?;
     let mut db = WitnessDb::new(state, store, block_hashes);
-    let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
+    let (mut result, bundle) = execute(&block, &senders, chain, &mut db)?;
 
     check(header.gas_used, result.gas_used, |expected, got| {
         ValidationError::GasUsed { expected, got }
@@ -184,12 +210,14 @@ pub fn validate_block_over<'s>(
         gas_used: result.gas_used,
         tx_count: block.body.transactions.len(),
     };
+    let requests = core::mem::take(&mut result.requests);
     crate::discard((senders, ancestors, result));
     crate::discard(block);
     Ok(ValidBlock {
         output,
         post_state: state,
         bundle,
+        requests,
         #[cfg(feature = "record")]
         accessed,
     })

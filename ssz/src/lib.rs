@@ -29,5 +29,5 @@ pub use input::{
 pub use libssz_merkle::Sha256Hasher;
 #[cfg(feature = "std")]
 pub use libssz_merkle::Sha2Hasher;
-pub use schema::{Fork, SCHEMA_REVISION};
+pub use schema::{Fork, Shape, SCHEMA_REVISION};
 pub use types::*;

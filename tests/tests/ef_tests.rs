@@ -86,4 +86,17 @@ fn every_eest_prague_and_osaka_blockchain_test_passes() {
         empty.iter().all(|b| b.rule == Some("system_contract")),
         "{empty:?}"
     );
+    // The standard guest (EIP-8025 input bytes, natively) agrees on every block with an input
+    // (a disagreement fails its case): `false` for the rejected ones, `true` for the rest.
+    let with_input = |valid: bool| {
+        summary
+            .cases
+            .iter()
+            .flat_map(|c| &c.blocks)
+            .filter(|b| b.standard == Some(valid))
+            .count()
+    };
+    assert!(with_input(false) >= 240, "{}", with_input(false));
+    assert!(with_input(true) >= 5000, "{}", with_input(true));
+    assert!(rejected.iter().all(|b| b.standard != Some(true)));
 }

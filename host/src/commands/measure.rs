@@ -38,6 +38,10 @@ pub struct RunArgs {
     /// Write the report as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Run the standard guest (EIP-8025 I/O) on these input bytes instead of the block guest
+    /// on a block: print the decoded 43-byte result, natively and in the VM.
+    #[arg(long, conflicts_with_all = ["segments", "airs", "json"])]
+    pub stateless_input: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -91,6 +95,9 @@ pub struct ProfileArgs {
 impl RunArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
         let mode = if self.native { Mode::Native } else { self.mode };
+        if let Some(path) = &self.stateless_input {
+            return super::standard::run(path, mode, self.keccak, self.crypto);
+        }
         let spec = GuestSpec::block(self.keccak, self.crypto);
         let tables = Tables {
             segments: self.segments,

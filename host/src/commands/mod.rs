@@ -5,6 +5,7 @@ pub mod cluster;
 pub mod data;
 pub mod measure;
 pub mod proving;
+pub mod standard;
 
 use std::process::ExitCode;
 

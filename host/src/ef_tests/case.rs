@@ -60,6 +60,10 @@ pub struct BlockResult {
     pub rule: Option<&'static str>,
     /// Whether our rule is the one the fixture's exception names (`None`: no clear mapping).
     pub exception_match: Option<bool>,
+    /// The standard guest's result on the block's standard input (EIP-8025), natively:
+    /// `Some(valid)`, or `None` where the block has no such input (a fork without a schema, a
+    /// witness item over the format's limits, an unknown parent).
+    pub standard: Option<bool>,
 }
 
 /// How a case ended.
@@ -230,6 +234,7 @@ pub(crate) fn run_case(
                 rule: Some("chain.unknown_parent"),
                 exception_match: expect.as_ref().map(|e| e.contains("UNKNOWN_PARENT")),
                 expect_exception: expect.clone(),
+                standard: None,
             });
             match expect {
                 Some(_) => continue,
@@ -241,12 +246,28 @@ pub(crate) fn run_case(
                 }
             }
         }
-        let verdict = match block_bytes(&block.rlp) {
+        let (verdict, standard) = match block_bytes(&block.rlp) {
             Some(rlp) => apply_block(&mut world, &rlp, chain, observe),
-            None => Err(ValidationError::BlockRlp(alloy_rlp::Error::Custom(
-                "the block's rlp is not hex",
-            ))),
+            None => (
+                Err(ValidationError::BlockRlp(alloy_rlp::Error::Custom(
+                    "the block's rlp is not hex",
+                ))),
+                None,
+            ),
         };
+        if let Some(standard) = standard.filter(|s| *s != verdict.is_ok()) {
+            return fail(
+                format!(
+                    "block {index}: the standard guest says {}, the block guest {}",
+                    if standard { "valid" } else { "not valid" },
+                    verdict.as_ref().map_or_else(
+                        |e| format!("{}: {e}", e.verdict().name()),
+                        |_| "valid".into()
+                    )
+                ),
+                results,
+            );
+        }
         let result = BlockResult {
             index,
             verdict: Verdict::of(&verdict).name(),
@@ -257,6 +278,7 @@ pub(crate) fn run_case(
                 _ => None,
             },
             expect_exception: expect.clone(),
+            standard,
         };
         results.push(result);
         match (expect, verdict) {
@@ -301,23 +323,66 @@ pub(crate) fn run_case(
     (Outcome::Passed, results)
 }
 
-/// Validates `rlp` on top of its parent; a valid block becomes the head.
+/// The standard guest's result on the block's standard input bytes, natively (`None`: the
+/// block has none; a valid block's bytes that do not decode back to its input count as `false`). Its execution requests are those the block guest's run produced (none when it
+/// failed), and a signature that recovers no key gets a zero key: the input of a block that is
+/// not valid must be `false` whatever it holds.
+fn standard(
+    rlp: &[u8],
+    witness: &ExecutionWitness,
+    chain: &ChainConfig,
+    result: &Result<program::ValidBlock<'_>, ValidationError>,
+) -> Option<bool> {
+    let none = alloy_eips::eip7685::Requests::default();
+    let requests = result.as_ref().map_or(&none, |v| &v.requests);
+    let input = crate::standard::stateless_input_with(rlp, witness, chain, requests, true).ok()?;
+    // Through the bytes, as a guest reads them: they must decode back to the input.
+    let bytes = stateless_ssz::encode_input(&input);
+    let round_trips = stateless_ssz::decode_input(&bytes).as_ref() == Ok(&input);
+    let out = program::standard::validate(&bytes, &stateless_ssz::Sha2Hasher);
+    Some(out.result.successful_validation && round_trips)
+}
+
+/// Validates `rlp` on top of its parent; a valid block becomes the head. Also says what the
+/// standard guest makes of it ([`standard`]).
 fn apply_block(
     world: &mut World,
     rlp: &[u8],
     chain: &ChainConfig,
     observe: Observer<'_>,
-) -> Result<(), ValidationError> {
-    let header = header_rlp(rlp).map_err(ValidationError::BlockRlp)?;
-    let parent = alloy_consensus::Header::decode(&mut header.as_ref())
-        .map_err(ValidationError::BlockRlp)?
-        .parent_hash;
+) -> (Result<(), ValidationError>, Option<bool>) {
+    let header = match header_rlp(rlp) {
+        Ok(header) => header,
+        Err(e) => return (Err(ValidationError::BlockRlp(e)), None),
+    };
+    let parent = match alloy_consensus::Header::decode(&mut header.as_ref()) {
+        Ok(h) => h.parent_hash,
+        Err(e) => return (Err(ValidationError::BlockRlp(e)), None),
+    };
     let witness = world.witness(parent);
     let store = witness.store();
     let result = program::validate_block_over(rlp, &witness.headers, &store, chain);
+    let standard = standard(rlp, &witness, chain, &result);
+    (
+        apply_valid(world, rlp, header, parent, &witness, chain, observe, result),
+        standard,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn apply_valid(
+    world: &mut World,
+    rlp: &[u8],
+    header: Bytes,
+    parent: B256,
+    witness: &ExecutionWitness,
+    chain: &ChainConfig,
+    observe: Observer<'_>,
+    result: Result<program::ValidBlock<'_>, ValidationError>,
+) -> Result<(), ValidationError> {
     observe(Validated {
         block: rlp,
-        witness: &witness,
+        witness,
         chain,
         result: &result.as_ref().map(|v| v.output).map_err(Clone::clone),
     });

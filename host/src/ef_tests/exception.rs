@@ -46,7 +46,9 @@ pub fn rule(error: &ValidationError) -> &'static str {
             _ => "body.ommers",
         },
         Withdrawals(_) => "body.withdrawals",
-        SenderRecovery { .. } | Execution(_) => "transaction",
+        SenderRecovery { .. } | PublicKeyCount { .. } | PublicKey { .. } | Execution(_) => {
+            "transaction"
+        }
         GasUsed { .. } => "gas_used",
         BlobGasUsed { .. } => "blob_gas_used",
         ReceiptsRoot { .. } => "receipts_root",

@@ -116,6 +116,17 @@ pub fn print_ef_failures(summary: &Summary) {
         summary.cases_per_s(),
         summary.exception_mismatches()
     );
+    let (mut valid, mut invalid, mut none) = (0, 0, 0);
+    for block in summary.cases.iter().flat_map(|c| &c.blocks) {
+        match block.standard {
+            Some(true) => valid += 1,
+            Some(false) => invalid += 1,
+            None => none += 1,
+        }
+    }
+    println!(
+        "standard input (EIP-8025), natively: {valid} blocks true, {invalid} false, each as the block guest says; {none} blocks without one"
+    );
     println!(
         "{} passed, {} failed, {} skipped",
         summary.passed, summary.failed, summary.skipped

@@ -1,0 +1,361 @@
+//! The standard stateless input (EIP-8025, [`stateless_ssz`]) of any block this host can load:
+//! the engine API's `NewPayloadRequest` of the block's fork, the witness, the chain id, and the
+//! signers' public keys.
+//!
+//! The request needs what the block produced as well as what it holds: its execution requests
+//! (Prague on) come from validating it natively, and the public keys from recovering each
+//! signature here, so the guest only verifies them. A block that is not valid has no requests
+//! to give and no input is written for it.
+
+use alloy_consensus::{Block, Transaction, TxEnvelope};
+use alloy_eips::eip2718::Encodable2718;
+use alloy_hardforks::EthereumHardfork;
+use libssz::SszDecode;
+use program::standard::rules::hardfork;
+use program::{ChainConfig, ExecutionWitness};
+use stateless_ssz::*;
+
+/// Why a block has no standard input.
+#[derive(Debug, thiserror::Error)]
+pub enum StandardInputError {
+    /// Its fork has no stateless schema.
+    #[error("the block is of fork {0}, which has no stateless input schema (Paris to BPO2 have)")]
+    Fork(EthereumHardfork),
+    /// The block does not validate natively (its requests are needed).
+    #[error("the block does not validate: {0}")]
+    Invalid(program::ValidationError),
+    /// A witness item over the format's limit.
+    #[error("the witness's {what} {index} is {len} bytes, over the format's {limit}")]
+    TooLong {
+        /// Which list.
+        what: &'static str,
+        /// Its index.
+        index: usize,
+        /// Its length.
+        len: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A request of the block is not its kind's SSZ container.
+    #[error("request type {0:#04x}: {1}")]
+    Request(u8, String),
+    /// The block has what a payload of its fork cannot carry (a body without withdrawals from
+    /// Shanghai on, or with them before): its standard input would be another block.
+    #[error("the block is not representable as a {0} payload: {1}")]
+    Unrepresentable(&'static str, &'static str),
+    /// A signature recovers no public key.
+    #[error("transaction {0}: no public key recovers from its signature")]
+    Signature(usize),
+}
+
+/// The fork a schema id names for `fork`.
+pub fn schema_fork(fork: EthereumHardfork) -> Option<Fork> {
+    Fork::ALL.into_iter().find(|f| hardfork(*f) == fork)
+}
+
+fn list<const N: usize>(
+    items: &[alloy_primitives::Bytes],
+    what: &'static str,
+) -> Result<Vec<ByteList<N>>, StandardInputError> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            item.to_vec()
+                .try_into()
+                .map_err(|_| StandardInputError::TooLong {
+                    what,
+                    index,
+                    len: item.len(),
+                    limit: N,
+                })
+        })
+        .collect()
+}
+
+fn decode_all<T: SszDecode>(ty: u8, data: &[u8]) -> Result<Vec<T>, StandardInputError> {
+    let size = T::fixed_size();
+    if !data.len().is_multiple_of(size) {
+        return Err(StandardInputError::Request(
+            ty,
+            format!("{} bytes, not a multiple of {size}", data.len()),
+        ));
+    }
+    data.chunks(size)
+        .map(|c| {
+            T::from_ssz_bytes(c).map_err(|e| StandardInputError::Request(ty, format!("{e:?}")))
+        })
+        .collect()
+}
+
+/// The execution requests of `requests` (EIP-7685 type-prefixed request data).
+pub fn execution_requests(
+    requests: &alloy_eips::eip7685::Requests,
+) -> Result<ExecutionRequests, StandardInputError> {
+    let mut out = ExecutionRequests::default();
+    for request in requests.iter() {
+        let (&ty, data) = request
+            .split_first()
+            .ok_or_else(|| StandardInputError::Request(0, "empty request".into()))?;
+        match ty {
+            0x00 => out.deposits = decode_all(ty, data)?.into(),
+            0x01 => out.withdrawals = decode_all(ty, data)?.into(),
+            0x02 => out.consolidations = decode_all(ty, data)?.into(),
+            _ => return Err(StandardInputError::Request(ty, "unknown type".into())),
+        }
+    }
+    Ok(out)
+}
+
+/// The uncompressed public key (`0x04 ‖ x ‖ y`) that signed `tx`.
+fn public_key(tx: &TxEnvelope) -> Option<[u8; 65]> {
+    let signature = tx.signature();
+    let hash = tx.signature_hash();
+    let sig = k256::ecdsa::Signature::from_scalars(
+        signature.r().to_be_bytes::<32>(),
+        signature.s().to_be_bytes::<32>(),
+    )
+    .ok()?;
+    let id = k256::ecdsa::RecoveryId::from_byte(u8::from(signature.v()))?;
+    let key = k256::ecdsa::VerifyingKey::recover_from_prehash(&hash[..], &sig, id).ok()?;
+    key.to_encoded_point(false).as_bytes().try_into().ok()
+}
+
+/// The standard input of `block_rlp` over `witness` under `chain`; the block must be valid
+/// (its execution requests are part of the input).
+pub fn stateless_input(
+    block_rlp: &[u8],
+    witness: &ExecutionWitness,
+    chain: &ChainConfig,
+) -> Result<StatelessInput, StandardInputError> {
+    let store = witness.store();
+    let valid = program::validate_block_over(block_rlp, &witness.headers, &store, chain)
+        .map_err(StandardInputError::Invalid)?;
+    stateless_input_with(block_rlp, witness, chain, &valid.requests, false)
+}
+
+/// The standard input of `block_rlp` with the execution requests `requests` (what its
+/// execution produced; any for a block that is not valid). With `lenient`, a transaction whose
+/// signature recovers no key gets 65 zero bytes (the input of an invalid block, which must
+/// validate `false`), instead of an error.
+pub fn stateless_input_with(
+    block_rlp: &[u8],
+    witness: &ExecutionWitness,
+    chain: &ChainConfig,
+    requests: &alloy_eips::eip7685::Requests,
+    lenient: bool,
+) -> Result<StatelessInput, StandardInputError> {
+    let block: Block<TxEnvelope> =
+        program::decode_block(block_rlp).map_err(StandardInputError::Invalid)?;
+    let h = &block.header;
+    let fork_of = chain.fork_at(h.number, h.timestamp);
+    let fork = schema_fork(fork_of).ok_or(StandardInputError::Fork(fork_of))?;
+    match (fork.shape(), &block.body.withdrawals) {
+        (Shape::Paris, Some(_)) => {
+            return Err(StandardInputError::Unrepresentable(
+                fork.name(),
+                "withdrawals present",
+            ))
+        }
+        (Shape::Shanghai | Shape::Cancun | Shape::Prague, None) => {
+            return Err(StandardInputError::Unrepresentable(
+                fork.name(),
+                "withdrawals absent",
+            ))
+        }
+        _ => {}
+    }
+    let transactions: Vec<ProgressiveByteList> = block
+        .body
+        .transactions
+        .iter()
+        .map(|tx| tx.encoded_2718().into())
+        .collect();
+    let withdrawals: Vec<Withdrawal> = block
+        .body
+        .withdrawals
+        .iter()
+        .flatten()
+        .map(|w| Withdrawal {
+            index: w.index,
+            validator_index: w.validator_index,
+            address: w.address.0 .0,
+            amount: w.amount,
+        })
+        .collect();
+    let mut base_fee = [0u8; 32];
+    base_fee[..8].copy_from_slice(&h.base_fee_per_gas.unwrap_or_default().to_le_bytes());
+    let common = |transactions| ExecutionPayloadV1 {
+        parent_hash: h.parent_hash.0,
+        fee_recipient: h.beneficiary.0 .0,
+        state_root: h.state_root.0,
+        receipts_root: h.receipts_root.0,
+        logs_bloom: h.logs_bloom.0 .0,
+        prev_randao: h.mix_hash.0,
+        block_number: h.number,
+        gas_limit: h.gas_limit,
+        gas_used: h.gas_used,
+        timestamp: h.timestamp,
+        extra_data: h.extra_data.to_vec().try_into().unwrap_or_default(),
+        base_fee_per_gas: base_fee,
+        block_hash: program::validate::header_hash(h).0,
+        transactions,
+    };
+    let v1 = common(transactions.into());
+    let v3 = ExecutionPayloadV3 {
+        parent_hash: v1.parent_hash,
+        fee_recipient: v1.fee_recipient,
+        state_root: v1.state_root,
+        receipts_root: v1.receipts_root,
+        logs_bloom: v1.logs_bloom,
+        prev_randao: v1.prev_randao,
+        block_number: v1.block_number,
+        gas_limit: v1.gas_limit,
+        gas_used: v1.gas_used,
+        timestamp: v1.timestamp,
+        extra_data: v1.extra_data.clone(),
+        base_fee_per_gas: v1.base_fee_per_gas,
+        block_hash: v1.block_hash,
+        transactions: v1.transactions.clone(),
+        withdrawals: withdrawals.clone().into(),
+        blob_gas_used: h.blob_gas_used.unwrap_or_default(),
+        excess_blob_gas: h.excess_blob_gas.unwrap_or_default(),
+    };
+    let versioned_hashes: Vec<Bytes32> = block
+        .body
+        .transactions
+        .iter()
+        .filter_map(|tx| tx.blob_versioned_hashes())
+        .flatten()
+        .map(|h| h.0)
+        .collect();
+    let beacon = h.parent_beacon_block_root.unwrap_or_default().0;
+    let new_payload_request = match fork.shape() {
+        Shape::Paris => NewPayloadRequest::V1(NewPayloadRequestV1 {
+            execution_payload: v1,
+        }),
+        Shape::Shanghai => NewPayloadRequest::V2(NewPayloadRequestV2 {
+            execution_payload: ExecutionPayloadV2 {
+                parent_hash: v1.parent_hash,
+                fee_recipient: v1.fee_recipient,
+                state_root: v1.state_root,
+                receipts_root: v1.receipts_root,
+                logs_bloom: v1.logs_bloom,
+                prev_randao: v1.prev_randao,
+                block_number: v1.block_number,
+                gas_limit: v1.gas_limit,
+                gas_used: v1.gas_used,
+                timestamp: v1.timestamp,
+                extra_data: v1.extra_data,
+                base_fee_per_gas: v1.base_fee_per_gas,
+                block_hash: v1.block_hash,
+                transactions: v1.transactions,
+                withdrawals: withdrawals.into(),
+            },
+        }),
+        Shape::Cancun => NewPayloadRequest::V3(NewPayloadRequestV3 {
+            execution_payload: v3,
+            versioned_hashes: versioned_hashes.into(),
+            parent_beacon_block_root: beacon,
+        }),
+        Shape::Prague => NewPayloadRequest::V4(NewPayloadRequestV4 {
+            execution_payload: v3,
+            versioned_hashes: versioned_hashes.into(),
+            parent_beacon_block_root: beacon,
+            execution_requests: execution_requests(requests)?,
+        }),
+    };
+    let public_keys = block
+        .body
+        .transactions
+        .iter()
+        .enumerate()
+        .map(|(i, tx)| match public_key(tx) {
+            Some(key) => Ok(key),
+            None if lenient => Ok([0u8; 65]),
+            None => Err(StandardInputError::Signature(i)),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(StatelessInput {
+        fork,
+        new_payload_request,
+        witness: stateless_ssz::ExecutionWitness {
+            state: list(&witness.state, "trie node")?.into(),
+            codes: list(&witness.codes, "bytecode")?.into(),
+            headers: list(&witness.headers, "header")?.try_into().map_err(|_| {
+                StandardInputError::TooLong {
+                    what: "header list",
+                    index: 0,
+                    len: witness.headers.len(),
+                    limit: MAX_WITNESS_HEADERS,
+                }
+            })?,
+        },
+        chain_id: chain.chain_id,
+        public_keys: public_keys.into(),
+    })
+}
+
+/// The standard guest run on input bytes: natively, and in the VM where asked.
+#[derive(Debug)]
+pub struct StandardRun {
+    /// The native run.
+    pub native: program::standard::Standard,
+    /// The VM's run, when asked: its result and metering.
+    pub vm: Option<(StatelessValidationResult, crate::vm::Metering)>,
+}
+
+/// Why the VM's run does not stand.
+#[derive(Debug, thiserror::Error)]
+pub enum StandardVmError {
+    /// The VM failed.
+    #[error(transparent)]
+    Vm(#[from] crate::vm::VmError),
+    /// The public values are not a result then zero bytes.
+    #[error("the standard guest's public values are not a result then zeros: 0x{0}")]
+    PublicValues(String),
+    /// The VM's result is not the native run's.
+    #[error("the VM's result {vm:?} is not the native run's {native:?}")]
+    Differs {
+        /// The VM's.
+        vm: StatelessValidationResult,
+        /// The native run's.
+        native: StatelessValidationResult,
+    },
+}
+
+/// The result in the standard guest's public values: 43 bytes, then zeros.
+pub fn result_of_public(public: &[u8]) -> Option<StatelessValidationResult> {
+    let (result, rest) = public.split_at_checked(RESULT_BYTES)?;
+    if rest.iter().any(|&b| b != 0) {
+        return None;
+    }
+    StatelessValidationResult::from_bytes(result)
+}
+
+/// Runs the standard guest `spec` on `bytes` natively and, with `vm`, in the VM (metered), and
+/// checks the two results agree.
+pub fn run_standard(
+    bytes: &[u8],
+    spec: Option<crate::guest::GuestSpec>,
+) -> Result<StandardRun, StandardVmError> {
+    let native = program::standard::validate(bytes, &Sha2Hasher);
+    let vm = match spec {
+        None => None,
+        Some(spec) => {
+            let vm = crate::vm::Vm::new(spec.build()?, spec.public_values())?;
+            let (public, metering) = vm.metered(bytes)?;
+            let result = result_of_public(&public).ok_or_else(|| {
+                StandardVmError::PublicValues(alloy_primitives::hex::encode(&public))
+            })?;
+            if result != native.result {
+                return Err(StandardVmError::Differs {
+                    vm: result,
+                    native: native.result,
+                });
+            }
+            Some((result, metering))
+        }
+    };
+    Ok(StandardRun { native, vm })
+}

@@ -1,0 +1,250 @@
+//! The standard stateless input (EIP-8025) of real blocks: written by the host, it decodes back
+//! to the same block and witness; its request is the block's consensus data (the rebuilt header
+//! hashes to the block's hash, so the parent beacon root, the versioned hashes and the requests
+//! hash all agree with the block); natively it validates `true` with its chain and schema ids;
+//! and each tampering gives `false` for the rule it breaks.
+
+use host::blocks::BlockData;
+use host::standard::stateless_input;
+use program::standard::{payload::block_of, validate, validate_input, StandardError};
+use program::{ChainConfig, ValidationError, Verdict};
+use stateless_ssz::{decode_input, encode_input, Fork, Sha2Hasher, StatelessInput};
+use tests::mainnet_block;
+
+fn devnet() -> (BlockData, ChainConfig) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let resolved = host::target::Target::on_disk(&dir, "devnet", None)
+        .resolve(Default::default())
+        .unwrap();
+    (resolved.data, resolved.chain)
+}
+
+fn blocks() -> Vec<(BlockData, ChainConfig, Fork)> {
+    let (devnet, chain) = devnet();
+    vec![
+        (mainnet_block(24171384), ChainConfig::mainnet(), Fork::Bpo1),
+        (
+            mainnet_block(21882667),
+            ChainConfig::mainnet(),
+            Fork::Cancun,
+        ),
+        (devnet, chain, Fork::Osaka),
+    ]
+}
+
+fn input_of(data: &BlockData, chain: &ChainConfig) -> StatelessInput {
+    stateless_input(&data.block_rlp, &data.witness, chain)
+        .unwrap_or_else(|e| panic!("block {}: {e}", data.id))
+}
+
+#[test]
+fn real_blocks_round_trip_and_validate() {
+    for (data, chain, fork) in blocks() {
+        let input = input_of(&data, &chain);
+        assert_eq!(input.fork, fork, "block {}", data.id);
+        let bytes = encode_input(&input);
+        let decoded = decode_input(&bytes).unwrap();
+        assert_eq!(decoded, input);
+        // The same block: the request rebuilds the header (its hash checked) and the body.
+        let block = block_of(&decoded.new_payload_request).unwrap();
+        assert_eq!(
+            alloy_rlp::encode(&block),
+            data.block_rlp,
+            "block {}",
+            data.id
+        );
+        // The same witness, item for item.
+        let witness = program::standard::witness_of(&decoded);
+        assert_eq!(witness, data.witness, "block {}", data.id);
+        // The request's consensus data is the block's.
+        let header = &data.header;
+        match decoded.new_payload_request.blob_context() {
+            Some((hashes, beacon)) => {
+                assert_eq!(Some(beacon.into()), header.parent_beacon_block_root);
+                let blob_txs: usize = block
+                    .body
+                    .transactions
+                    .iter()
+                    .map(|tx| {
+                        alloy_consensus::Transaction::blob_versioned_hashes(tx)
+                            .map_or(0, <[_]>::len)
+                    })
+                    .sum();
+                assert_eq!(hashes.len(), blob_txs);
+            }
+            None => assert!(header.parent_beacon_block_root.is_none()),
+        }
+        if let Some(requests) = decoded.new_payload_request.execution_requests() {
+            assert_eq!(
+                Some(program::standard::payload::requests(requests).requests_hash()),
+                header.requests_hash
+            );
+        }
+        let out = validate(&bytes, &Sha2Hasher);
+        assert!(
+            out.result.successful_validation,
+            "block {}: {:?}",
+            data.id,
+            out.error()
+        );
+        assert_eq!(out.result.chain_id, chain.chain_id);
+        assert_eq!(out.result.schema_id, fork.schema_id());
+        assert_eq!(
+            out.result.new_payload_request_root,
+            input.request_root(&Sha2Hasher)
+        );
+        let block_hash = out.outcome.as_ref().unwrap().block_hash;
+        assert_eq!(block_hash, header.hash_slow());
+        println!(
+            "block {}: {} input bytes, {} schema {:#06x}, root 0x{}",
+            data.id,
+            bytes.len(),
+            fork.name(),
+            fork.schema_id(),
+            alloy_primitives::hex::encode(out.result.new_payload_request_root)
+        );
+    }
+}
+
+fn verdict(input: &StatelessInput) -> (bool, Option<StandardError>) {
+    let out = validate_input(input, &Sha2Hasher);
+    (out.result.successful_validation, out.error().cloned())
+}
+
+#[test]
+fn tampered_inputs_validate_false_for_the_rule_they_break() {
+    let data = mainnet_block(24171384);
+    let input = input_of(&data, &ChainConfig::mainnet());
+    assert_eq!(verdict(&input), (true, None));
+
+    // A transaction byte changed: the header rebuilt from the payload no longer hashes to the
+    // payload's block hash.
+    let mut bad = input.clone();
+    if let stateless_ssz::NewPayloadRequest::V4(r) = &mut bad.new_payload_request {
+        let mut tx = r.execution_payload.transactions[3].to_vec();
+        let last = tx.len() - 1;
+        tx[last] ^= 1;
+        let mut txs = r.execution_payload.transactions.to_vec();
+        txs[3] = tx.into();
+        r.execution_payload.transactions = txs.into();
+    }
+    let (ok, error) = verdict(&bad);
+    assert!(!ok);
+    assert!(
+        matches!(error, Some(StandardError::Payload(_))),
+        "{error:?}"
+    );
+
+    // Two public keys swapped: each fails its transaction's signature.
+    let mut bad = input.clone();
+    let mut keys = bad.public_keys.to_vec();
+    keys.swap(0, 1);
+    bad.public_keys = keys.into();
+    let (ok, error) = verdict(&bad);
+    assert!(!ok);
+    assert!(
+        matches!(
+            error,
+            Some(StandardError::Validation(ValidationError::PublicKey {
+                index: 0,
+                ..
+            }))
+        ),
+        "{error:?}"
+    );
+
+    // One key missing.
+    let mut bad = input.clone();
+    let mut keys = bad.public_keys.to_vec();
+    keys.pop();
+    bad.public_keys = keys.into();
+    let (ok, error) = verdict(&bad);
+    assert!(!ok);
+    assert!(
+        matches!(
+            error,
+            Some(StandardError::Validation(
+                ValidationError::PublicKeyCount { .. }
+            ))
+        ),
+        "{error:?}"
+    );
+
+    // A chain this guest does not know.
+    let mut bad = input.clone();
+    bad.chain_id = 424242;
+    let (ok, error) = verdict(&bad);
+    assert!(!ok);
+    assert_eq!(error, Some(StandardError::UnknownChain(424242)));
+    assert_eq!(error.unwrap().verdict(), Verdict::Unusable);
+
+    // The state root claimed by the payload changed: the block hash no longer matches either
+    // (it is the header's), so a prover cannot claim another post-state.
+    let mut bad = input.clone();
+    if let stateless_ssz::NewPayloadRequest::V4(r) = &mut bad.new_payload_request {
+        r.execution_payload.state_root[0] ^= 1;
+    }
+    assert!(matches!(verdict(&bad).1, Some(StandardError::Payload(_))));
+
+    // A trie node missing: false, and the finer verdict says the witness is insufficient.
+    let mut bad = input.clone();
+    let mut state = bad.witness.state.to_vec();
+    state.remove(0);
+    bad.witness.state = state.into();
+    let (ok, error) = verdict(&bad);
+    assert!(!ok);
+    assert_eq!(error.unwrap().verdict(), Verdict::Insufficient);
+
+    // Another fork's schema over the same request (Osaka instead of BPO1): BPO1's blob schedule
+    // no longer applies, and the block's blob fee checks break.
+    let mut bad = input.clone();
+    bad.fork = Fork::Osaka;
+    let out = validate_input(&bad, &Sha2Hasher);
+    assert_eq!(out.result.schema_id, Fork::Osaka.schema_id());
+    println!("BPO1 block under Osaka's schema: {:?}", out.error());
+}
+
+#[test]
+fn undecodable_input_gives_43_zero_bytes() {
+    for bytes in [
+        &b""[..],
+        &[0x12],
+        &[0x15, 0x01, 0, 0],
+        &[0x12, 0x01, 1, 2, 3],
+    ] {
+        let out = validate(bytes, &Sha2Hasher);
+        assert_eq!(out.result.to_bytes(), [0u8; 43]);
+        assert!(matches!(out.error(), Some(StandardError::Decode(_))));
+    }
+}
+
+/// The standard guest in the VM: the devnet block's input reveals `true`, the same block with
+/// a public key swapped `false` (the guest ends normally, so the run has public values), and
+/// bytes that do not decode 43 zero bytes; each result then zero bytes, equal to the native
+/// run's.
+#[test]
+fn the_standard_guest_reveals_the_native_result_in_the_vm() {
+    use host::guest::{GuestSpec, Keccak, Program};
+    use host::standard::result_of_public;
+    let (data, chain) = devnet();
+    let input = input_of(&data, &chain);
+    let mut swapped = input.clone();
+    let mut keys = swapped.public_keys.to_vec();
+    keys.swap(0, 1);
+    swapped.public_keys = keys.into();
+    let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
+    let vm = host::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
+    for (what, bytes, valid) in [
+        ("devnet", encode_input(&input), true),
+        ("devnet, keys swapped", encode_input(&swapped), false),
+        ("undecodable", vec![0x12, 0x01, 7], false),
+    ] {
+        let native = validate(&bytes, &Sha2Hasher).result;
+        let public = vm.execute(&bytes).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(public.len(), 64, "{what}");
+        let result = result_of_public(&public).unwrap_or_else(|| panic!("{what}: {public:?}"));
+        assert_eq!(result, native, "{what}");
+        assert_eq!(result.successful_validation, valid, "{what}");
+        println!("{what}: 0x{}", alloy_primitives::hex::encode(&public[..43]));
+    }
+}
