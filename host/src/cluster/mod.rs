@@ -22,6 +22,7 @@
 //!
 //! Credentials come from `--db URL` or `DATABASE_URL` and are never printed ([`redact`]).
 
+pub mod claim;
 pub mod graph;
 pub mod model;
 pub mod probe;
