@@ -36,3 +36,38 @@ fn negative_excess_blob_gas_is_rejected() {
     );
     assert_eq!(block.exception_match, Some(true));
 }
+
+/// Where a fixture's block carries `statelessInputBytes`, the standard guest's result on them
+/// must be its `statelessOutputBytes`, byte for byte: undecodable input with 43 zero bytes
+/// passes, with any other 43 bytes the case fails and says why.
+#[test]
+fn stateless_output_bytes_are_checked() {
+    let path = shared_blocks_dir().join("eest-blockchain/empty_block.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let dir = std::env::temp_dir().join(format!("sv-stateless-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let with = |input: &str, output: &str| {
+        let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for case in json.as_object_mut().unwrap().values_mut() {
+            let block = &mut case["blocks"][0];
+            block["statelessInputBytes"] = input.into();
+            block["statelessOutputBytes"] = output.into();
+        }
+        let file = dir.join("case.json");
+        std::fs::write(&file, serde_json::to_vec(&json).unwrap()).unwrap();
+        run_file(&file).remove(0).outcome
+    };
+    let zeros = format!("0x{}", "00".repeat(43));
+    assert_eq!(with("0x1201ffff", &zeros), Outcome::Passed);
+    let wrong = format!("0x{}01", "00".repeat(42));
+    match with("0x1201ffff", &wrong) {
+        Outcome::Failed(why) => {
+            assert!(
+                why.contains("is not the fixture's statelessOutputBytes"),
+                "{why}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

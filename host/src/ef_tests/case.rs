@@ -43,6 +43,10 @@ pub(crate) struct BlockJson {
     #[serde(default)]
     pub rlp: serde_json::Value,
     pub expect_exception: Option<String>,
+    /// The block's standard input (EIP-8025), where the fixture carries it.
+    pub stateless_input_bytes: Option<String>,
+    /// The standard guest's expected result for it.
+    pub stateless_output_bytes: Option<String>,
 }
 
 /// What one block of a case gave.
@@ -218,6 +222,12 @@ pub(crate) fn run_case(
 
     for (index, block) in case.blocks.iter().enumerate() {
         let expect = block.expect_exception.clone();
+        if let Err(why) = super::standard::fixture_bytes(
+            block.stateless_input_bytes.as_deref(),
+            block.stateless_output_bytes.as_deref(),
+        ) {
+            return fail(format!("block {index}: {why}"), results);
+        }
         // A block whose parent the chain does not have is rejected by the chain itself, as a
         // client's import rejects it: no witness can be made for it, so the stateless
         // validator is not asked (it could only say "insufficient").
@@ -323,26 +333,6 @@ pub(crate) fn run_case(
     (Outcome::Passed, results)
 }
 
-/// The standard guest's result on the block's standard input bytes, natively (`None`: the
-/// block has none; a valid block's bytes that do not decode back to its input count as `false`). Its execution requests are those the block guest's run produced (none when it
-/// failed), and a signature that recovers no key gets a zero key: the input of a block that is
-/// not valid must be `false` whatever it holds.
-fn standard(
-    rlp: &[u8],
-    witness: &ExecutionWitness,
-    chain: &ChainConfig,
-    result: &Result<program::ValidBlock<'_>, ValidationError>,
-) -> Option<bool> {
-    let none = alloy_eips::eip7685::Requests::default();
-    let requests = result.as_ref().map_or(&none, |v| &v.requests);
-    let input = crate::standard::stateless_input_with(rlp, witness, chain, requests, true).ok()?;
-    // Through the bytes, as a guest reads them: they must decode back to the input.
-    let bytes = stateless_ssz::encode_input(&input);
-    let round_trips = stateless_ssz::decode_input(&bytes).as_ref() == Ok(&input);
-    let out = program::standard::validate(&bytes, &stateless_ssz::Sha2Hasher);
-    Some(out.result.successful_validation && round_trips)
-}
-
 /// Validates `rlp` on top of its parent; a valid block becomes the head. Also says what the
 /// standard guest makes of it ([`standard`]).
 fn apply_block(
@@ -362,7 +352,7 @@ fn apply_block(
     let witness = world.witness(parent);
     let store = witness.store();
     let result = program::validate_block_over(rlp, &witness.headers, &store, chain);
-    let standard = standard(rlp, &witness, chain, &result);
+    let standard = super::standard::agrees(rlp, &witness, chain, &result);
     (
         apply_valid(world, rlp, header, parent, &witness, chain, observe, result),
         standard,

@@ -16,6 +16,7 @@
 mod case;
 pub mod exception;
 pub mod fixtures;
+mod standard;
 pub mod vm;
 
 use std::path::{Path, PathBuf};
