@@ -131,7 +131,41 @@ pub fn stateless_input(
     let store = witness.store();
     let valid = program::validate_block_over(block_rlp, &witness.headers, &store, chain)
         .map_err(StandardInputError::Invalid)?;
-    stateless_input_with(block_rlp, witness, chain, &valid.requests, false)
+    // The guest's store hashes items in list order until a lookup finds its own: written in the
+    // order validation first needs them, each lookup hashes about one item (as the block
+    // guest's input does).
+    let ordered = in_use_order(witness, &store.first_uses());
+    stateless_input_with(block_rlp, &ordered, chain, &valid.requests, false)
+}
+
+/// `witness` with its nodes and its codes each in the order of `first_uses` (positions in the
+/// nodes followed by the codes), those never used after them in their order.
+fn in_use_order(witness: &ExecutionWitness, first_uses: &[u32]) -> ExecutionWitness {
+    let nodes = witness.state.len();
+    let order = |items: &[alloy_primitives::Bytes], base: usize| {
+        let mut placed = vec![false; items.len()];
+        let mut out = Vec::with_capacity(items.len());
+        for at in first_uses.iter().map(|&at| at as usize) {
+            if let Some(k) = at.checked_sub(base).filter(|&k| k < items.len()) {
+                if !std::mem::replace(&mut placed[k], true) {
+                    out.push(items[k].clone());
+                }
+            }
+        }
+        out.extend(
+            items
+                .iter()
+                .zip(&placed)
+                .filter(|(_, placed)| !**placed)
+                .map(|(item, _)| item.clone()),
+        );
+        out
+    };
+    ExecutionWitness {
+        state: order(&witness.state, 0),
+        codes: order(&witness.codes, nodes),
+        headers: witness.headers.clone(),
+    }
 }
 
 /// The standard input of `block_rlp` with the execution requests `requests` (what its
