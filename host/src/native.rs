@@ -57,7 +57,7 @@ impl NativeRun {
 }
 
 /// `items` with those at `first` first, in that order, then the rest in their order.
-fn in_use_order<T: Clone>(items: &[T], first: &[u32]) -> Vec<T> {
+pub(crate) fn in_use_order<T: Clone>(items: &[T], first: &[u32]) -> Vec<T> {
     let mut placed = vec![false; items.len()];
     let mut out: Vec<T> = Vec::with_capacity(items.len());
     for &at in first {

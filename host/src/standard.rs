@@ -141,29 +141,21 @@ pub fn stateless_input(
 /// `witness` with its nodes and its codes each in the order of `first_uses` (positions in the
 /// nodes followed by the codes), those never used after them in their order.
 fn in_use_order(witness: &ExecutionWitness, first_uses: &[u32]) -> ExecutionWitness {
-    let nodes = witness.state.len();
-    let order = |items: &[alloy_primitives::Bytes], base: usize| {
-        let mut placed = vec![false; items.len()];
-        let mut out = Vec::with_capacity(items.len());
-        for at in first_uses.iter().map(|&at| at as usize) {
-            if let Some(k) = at.checked_sub(base).filter(|&k| k < items.len()) {
-                if !std::mem::replace(&mut placed[k], true) {
-                    out.push(items[k].clone());
-                }
-            }
-        }
-        out.extend(
-            items
-                .iter()
-                .zip(&placed)
-                .filter(|(_, placed)| !**placed)
-                .map(|(item, _)| item.clone()),
-        );
-        out
+    let items: Vec<(&alloy_primitives::Bytes, bool)> = witness
+        .state
+        .iter()
+        .map(|b| (b, false))
+        .chain(witness.codes.iter().map(|b| (b, true)))
+        .collect();
+    let (codes, state): (Vec<_>, Vec<_>) = crate::native::in_use_order(&items, first_uses)
+        .into_iter()
+        .partition(|(_, code)| *code);
+    let bytes = |items: Vec<(&alloy_primitives::Bytes, bool)>| {
+        items.into_iter().map(|(b, _)| b.clone()).collect()
     };
     ExecutionWitness {
-        state: order(&witness.state, 0),
-        codes: order(&witness.codes, nodes),
+        state: bytes(state),
+        codes: bytes(codes),
         headers: witness.headers.clone(),
     }
 }
@@ -219,42 +211,37 @@ pub fn stateless_input_with(
         .collect();
     let mut base_fee = [0u8; 32];
     base_fee[..8].copy_from_slice(&h.base_fee_per_gas.unwrap_or_default().to_le_bytes());
-    let common = |transactions| ExecutionPayloadV1 {
-        parent_hash: h.parent_hash.0,
-        fee_recipient: h.beneficiary.0 .0,
-        state_root: h.state_root.0,
-        receipts_root: h.receipts_root.0,
-        logs_bloom: h.logs_bloom.0 .0,
-        prev_randao: h.mix_hash.0,
-        block_number: h.number,
-        gas_limit: h.gas_limit,
-        gas_used: h.gas_used,
-        timestamp: h.timestamp,
-        extra_data: h.extra_data.to_vec().try_into().unwrap_or_default(),
-        base_fee_per_gas: base_fee,
-        block_hash: program::validate::header_hash(h).0,
-        transactions,
-    };
-    let v1 = common(transactions.into());
-    let v3 = ExecutionPayloadV3 {
-        parent_hash: v1.parent_hash,
-        fee_recipient: v1.fee_recipient,
-        state_root: v1.state_root,
-        receipts_root: v1.receipts_root,
-        logs_bloom: v1.logs_bloom,
-        prev_randao: v1.prev_randao,
-        block_number: v1.block_number,
-        gas_limit: v1.gas_limit,
-        gas_used: v1.gas_used,
-        timestamp: v1.timestamp,
-        extra_data: v1.extra_data.clone(),
-        base_fee_per_gas: v1.base_fee_per_gas,
-        block_hash: v1.block_hash,
-        transactions: v1.transactions.clone(),
-        withdrawals: withdrawals.clone().into(),
-        blob_gas_used: h.blob_gas_used.unwrap_or_default(),
-        excess_blob_gas: h.excess_blob_gas.unwrap_or_default(),
-    };
+    // One payload of the fork's shape: the fields every shape has, then the shape's own.
+    macro_rules! payload {
+        ($ty:ident { $($own:tt)* }) => {
+            $ty {
+                parent_hash: h.parent_hash.0,
+                fee_recipient: h.beneficiary.0 .0,
+                state_root: h.state_root.0,
+                receipts_root: h.receipts_root.0,
+                logs_bloom: h.logs_bloom.0 .0,
+                prev_randao: h.mix_hash.0,
+                block_number: h.number,
+                gas_limit: h.gas_limit,
+                gas_used: h.gas_used,
+                timestamp: h.timestamp,
+                extra_data: h.extra_data.to_vec().try_into().unwrap_or_default(),
+                base_fee_per_gas: base_fee,
+                block_hash: program::validate::header_hash(h).0,
+                transactions: transactions.into(),
+                $($own)*
+            }
+        };
+    }
+    macro_rules! v3 {
+        () => {
+            payload!(ExecutionPayloadV3 {
+                withdrawals: withdrawals.into(),
+                blob_gas_used: h.blob_gas_used.unwrap_or_default(),
+                excess_blob_gas: h.excess_blob_gas.unwrap_or_default(),
+            })
+        };
+    }
     let versioned_hashes: Vec<Bytes32> = block
         .body
         .transactions
@@ -266,34 +253,20 @@ pub fn stateless_input_with(
     let beacon = h.parent_beacon_block_root.unwrap_or_default().0;
     let new_payload_request = match fork.shape() {
         Shape::Paris => NewPayloadRequest::V1(NewPayloadRequestV1 {
-            execution_payload: v1,
+            execution_payload: payload!(ExecutionPayloadV1 {}),
         }),
         Shape::Shanghai => NewPayloadRequest::V2(NewPayloadRequestV2 {
-            execution_payload: ExecutionPayloadV2 {
-                parent_hash: v1.parent_hash,
-                fee_recipient: v1.fee_recipient,
-                state_root: v1.state_root,
-                receipts_root: v1.receipts_root,
-                logs_bloom: v1.logs_bloom,
-                prev_randao: v1.prev_randao,
-                block_number: v1.block_number,
-                gas_limit: v1.gas_limit,
-                gas_used: v1.gas_used,
-                timestamp: v1.timestamp,
-                extra_data: v1.extra_data,
-                base_fee_per_gas: v1.base_fee_per_gas,
-                block_hash: v1.block_hash,
-                transactions: v1.transactions,
+            execution_payload: payload!(ExecutionPayloadV2 {
                 withdrawals: withdrawals.into(),
-            },
+            }),
         }),
         Shape::Cancun => NewPayloadRequest::V3(NewPayloadRequestV3 {
-            execution_payload: v3,
+            execution_payload: v3!(),
             versioned_hashes: versioned_hashes.into(),
             parent_beacon_block_root: beacon,
         }),
         Shape::Prague => NewPayloadRequest::V4(NewPayloadRequestV4 {
-            execution_payload: v3,
+            execution_payload: v3!(),
             versioned_hashes: versioned_hashes.into(),
             parent_beacon_block_root: beacon,
             execution_requests: execution_requests(requests)?,

@@ -95,25 +95,12 @@ impl Standard {
 
 /// The witness as the block validator reads it.
 pub fn witness_of(input: &StatelessInput) -> ExecutionWitness {
-    let all = |items: &[_]| -> Vec<Bytes> {
-        items
-            .iter()
-            .map(|b: &libssz_types::SszList<u8, _>| Bytes::copy_from_slice(b))
-            .collect()
-    };
+    fn all<const N: usize>(items: &[libssz_types::SszList<u8, N>]) -> Vec<Bytes> {
+        items.iter().map(|b| Bytes::copy_from_slice(b)).collect()
+    }
     ExecutionWitness {
-        state: input
-            .witness
-            .state
-            .iter()
-            .map(|b| Bytes::copy_from_slice(b))
-            .collect(),
-        codes: input
-            .witness
-            .codes
-            .iter()
-            .map(|b| Bytes::copy_from_slice(b))
-            .collect(),
+        state: all(&input.witness.state),
+        codes: all(&input.witness.codes),
         headers: all(&input.witness.headers),
     }
 }
