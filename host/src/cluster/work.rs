@@ -10,7 +10,7 @@
 //! Its artifact is a [`PartFile`], the same file `host prove --segments` writes. Aggregation
 //! nodes call the leaf and internal provers of the SDK's `AggProver` one node at a time
 //! (`agg_prove_no_def`, the call `AggProver::prove_vm` makes per node), and the wrap is
-//! `AggProver::wrap_proof`. Every input is checked before it is used ([`TaskError::Refused`]
+//! `AggProver::wrap_proof` until the proof's shape settles ([`agg::finish`]). Every input is checked before it is used ([`TaskError::Refused`]
 //! names the producer): its keccak, its decoding, and its proof against the verifying key of
 //! the circuit that made it.
 
@@ -379,9 +379,9 @@ fn wrap(
         internal_node_idx: 0,
         proofs_type: ProofsType::Vm,
     };
-    let wrapped = agg
-        .wrap_proof(proof, &mut metadata)
+    let finished = agg::finish(agg, proof, &mut metadata)
         .map_err(|e| TaskError::Failed(format!("wrap: {e}")))?;
+    let wrapped = finished.proof;
     let baseline = agg::baseline(&build.sdk, build.exe.clone())
         .map_err(|e| TaskError::Failed(e.to_string()))?;
     agg::verify(&build.sdk, baseline.clone(), &wrapped)
@@ -401,7 +401,9 @@ fn wrap(
     Ok(Done {
         artifact: encode(&file)?,
         detail: format!(
-            "wrapped and verified in {:.1} s",
+            "wrapped ({} wraps, {} bytes) and verified in {:.1} s",
+            finished.wraps,
+            finished.bytes,
             started.elapsed().as_secs_f64()
         ),
     })

@@ -25,9 +25,10 @@ pub fn print_prove_report(report: &ProveReport) {
     }
     if let Some(agg) = &report.aggregation {
         println!(
-            "  aggregation      leaf {:.1} s, internal {:.1} s",
+            "  aggregation      leaf {:.1} s, internal {:.1} s ({} final wrap(s))",
             agg.leaf.as_secs_f64(),
-            agg.internal.as_secs_f64()
+            agg.internal.as_secs_f64(),
+            agg.wraps
         );
     }
     if let Some(keys) = &report.keys {

@@ -1,6 +1,7 @@
 //! One STARK for a whole run: OpenVM's leaf and internal aggregation over the app proofs of
-//! every segment, then one more internal-recursive layer (as `StarkProver::prove` does), so
-//! the proof's size does not grow with the segments.
+//! every segment, then one-child internal-recursive wraps until the proof's shape is the
+//! chain's fixed point ([`finish`]), so that its size depends neither on the segments nor on
+//! the tree's depth and stays under EIP-8025's cap ([`MAX_PROOF_SIZE`]).
 //!
 //! The aggregation keys (leaf, internal-for-leaf, internal-recursive) depend on the app VM's
 //! verifying key and on OpenVM's aggregation parameters, not on the guest program: they are
@@ -14,9 +15,10 @@ use std::time::{Duration, Instant};
 use alloy_primitives::keccak256;
 use openvm_sdk::keygen::AggProvingKey;
 use openvm_sdk::openvm_circuit::arch::ContinuationVmProof;
-use openvm_sdk::prover::StarkProver;
+use openvm_sdk::prover::{AggProver, InternalLayerMetadata, StarkProver};
 use openvm_sdk::{DefaultStarkEngine, Sdk, SC};
 use openvm_stark_backend::codec::{Decode, Encode};
+use openvm_stark_backend::proof::Proof;
 use openvm_verify_stark_host::vk::VerificationBaseline;
 use openvm_verify_stark_host::VmStarkProof;
 
@@ -110,8 +112,10 @@ pub fn baseline(
 pub struct AggTimes {
     /// Leaf layer (verifies the app proofs).
     pub leaf: Duration,
-    /// Internal layers, the final wrap included.
+    /// Internal layers, the final wraps included.
     pub internal: Duration,
+    /// One-child wraps on top of the tree's root ([`finish`]).
+    pub wraps: u32,
 }
 
 /// Aggregates an app proof of every segment into one STARK, encoded.
@@ -119,17 +123,105 @@ pub fn aggregate(sdk: &Sdk, app: ContinuationVmProof<SC>) -> Result<(Vec<u8>, Ag
     let agg = sdk.agg_prover();
     let stages = StageTimes::default();
     let started = Instant::now();
-    let proof = stages.during(|| -> Result<VmStarkProof, VmError> {
+    let finished = stages.during(|| -> Result<Finished, VmError> {
         let (proof, mut metadata) = agg.prove_vm(app).map_err(vm_err)?;
-        agg.wrap_proof(proof, &mut metadata).map_err(vm_err)
+        Ok(finish(&agg, proof, &mut metadata)?)
     })?;
     let total = started.elapsed();
     let leaf = stages.total("leaf");
     let times = AggTimes {
         leaf,
         internal: total.saturating_sub(leaf),
+        wraps: finished.wraps,
     };
-    Ok((proof.encode_to_vec().map_err(vm_err)?, times))
+    Ok((finished.proof.encode_to_vec().map_err(vm_err)?, times))
+}
+
+/// EIP-8025's `MAX_PROOF_SIZE`: the most bytes a proof of a block may take.
+pub const MAX_PROOF_SIZE: usize = 307_200;
+
+/// The most internal-recursive wraps [`finish`] adds on top of the tree's root.
+pub const MAX_WRAPS: u32 = 6;
+
+/// The shape of a proof: each AIR's log2 trace height (`None`: no trace). With the circuit's
+/// fixed parameters it decides the proof's size, and the next wrap's shape.
+pub fn shape(proof: &Proof<SC>) -> Vec<Option<usize>> {
+    proof
+        .trace_vdata
+        .iter()
+        .map(|vdata| vdata.as_ref().map(|v| v.log_height))
+        .collect()
+}
+
+/// A finished aggregated proof and how it was reached.
+pub struct Finished {
+    /// The proof.
+    pub proof: VmStarkProof,
+    /// Wraps added on top of the tree's root (at least one, as `StarkProver::prove` makes).
+    pub wraps: u32,
+    /// Its encoded size, bytes.
+    pub bytes: usize,
+}
+
+/// Why a proof could not be finished under the size cap.
+#[derive(Debug, thiserror::Error)]
+pub enum FinishError {
+    /// The prover failed.
+    #[error(transparent)]
+    Vm(#[from] VmError),
+    /// The wraps did not bring the proof under [`MAX_PROOF_SIZE`].
+    #[error("after {wraps} wraps the aggregated proof is {bytes} bytes, over EIP-8025's {MAX_PROOF_SIZE}")]
+    TooLarge {
+        /// Wraps made.
+        wraps: u32,
+        /// Its size.
+        bytes: usize,
+    },
+}
+
+impl From<FinishError> for VmError {
+    fn from(e: FinishError) -> Self {
+        match e {
+            FinishError::Vm(e) => e,
+            other => VmError::Vm(other.to_string()),
+        }
+    }
+}
+
+/// The tree's root, wrapped into the final proof: one internal-recursive proof of one child
+/// (`AggProver::wrap_proof`), then more while a wrap still changes the proof's [`shape`] or
+/// the proof is over [`MAX_PROOF_SIZE`] (at most [`MAX_WRAPS`] in all).
+///
+/// Why: an internal-recursive proof's traces are those of a verifier of its children, so its
+/// size follows theirs. A tree root that joined several recursive children (37 segments or
+/// more: 24171384's 43 gave 316,168 bytes) is larger than one over a single child (268,111).
+/// Each one-child wrap maps a shape to the next, and once a wrap gives the shape it was fed
+/// the chain has reached its fixed point: every block's final proof then has that one shape
+/// and size, whatever its segment count. Each wrap costs one small recursive proof (~25–65 s
+/// on 2 CPU cores); the verifier accepts any recursion depth up to 256.
+pub fn finish(
+    agg: &AggProver,
+    mut proof: VmStarkProof,
+    metadata: &mut InternalLayerMetadata,
+) -> Result<Finished, FinishError> {
+    let mut wraps = 0;
+    loop {
+        let before = shape(&proof.inner);
+        proof = agg.wrap_proof(proof, metadata).map_err(vm_err)?;
+        wraps += 1;
+        let bytes = proof.encode_to_vec().map_err(vm_err)?.len();
+        let settled = shape(&proof.inner) == before;
+        if (settled && bytes <= MAX_PROOF_SIZE) || wraps >= MAX_WRAPS {
+            if bytes > MAX_PROOF_SIZE {
+                return Err(FinishError::TooLarge { wraps, bytes });
+            }
+            return Ok(Finished {
+                proof,
+                wraps,
+                bytes,
+            });
+        }
+    }
 }
 
 /// Decodes an aggregated proof.
