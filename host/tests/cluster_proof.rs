@@ -288,7 +288,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         chain.to_str().unwrap(),
     ]);
     assert!(stdout.contains("VALID"), "{stdout}");
-    let pinned = proof::Verifier::pinned().unwrap();
+    let pinned = proof::Verifier::pinned(host::guest::Program::Guest).unwrap();
     let started = std::time::Instant::now();
     assert_eq!(
         pinned.verify_block(&file, &native.chain, "devnet").unwrap(),

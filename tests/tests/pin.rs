@@ -1,25 +1,39 @@
-//! The commitments `host verify` trusts are pinned in `pins/block-guest.json`: rebuilt from
-//! source here (the block guest, and the aggregation keys generated afresh, never read from the
-//! key cache), they must be exactly the pinned ones. When the guest's code, its dependencies or
+//! The commitments `host verify` trusts are pinned in `pins/block-guest.json` and
+//! `pins/standard-guest.json`: rebuilt from source here (each guest, and the aggregation keys
+//! generated afresh, never read from the key cache), they must be exactly the pinned ones. When the guest's code, its dependencies or
 //! OpenVM change, `host pin` rewrites the file, and the change shows in review.
 
+use host::guest::{GuestSpec, Keccak, Program};
 use host::proof::pin;
 
 #[test]
 fn the_source_builds_the_pinned_commitments() {
-    let pinned = pin::Pinned::builtin().unwrap_or_else(|e| panic!("{e}"));
-    let computed = pin::compute().unwrap_or_else(|e| panic!("{e}"));
-    let differences = pin::differences(&pinned.pin, &computed);
-    assert!(
-        differences.is_empty(),
-        "the source builds other {differences:?} than {} pins (exe {} built, {} pinned): run `host pin`",
-        pin::PIN_PATH,
-        computed.exe_commit,
-        pinned.pin.exe_commit
+    for (program, file) in pin::PINNED {
+        let pinned = pin::Pinned::builtin(program).unwrap_or_else(|e| panic!("{e}"));
+        let computed = pin::compute(program).unwrap_or_else(|e| panic!("{e}"));
+        let differences = pin::differences(&pinned.pin, &computed);
+        assert!(
+            differences.is_empty(),
+            "the source builds other {differences:?} than {file} pins (exe {} built, {} pinned): run `host pin`",
+            computed.exe_commit,
+            pinned.pin.exe_commit
+        );
+        // The pin decodes to what it says.
+        assert_eq!(pinned.pin.program, program.bin());
+        assert_eq!(
+            pinned.pin.public_values_len,
+            GuestSpec::program(program, Keccak::Ours).public_values()
+        );
+    }
+    assert_eq!(
+        pin::Pinned::builtin(Program::Guest)
+            .unwrap()
+            .pin
+            .public_values_len,
+        program::PublicValues::LEN
     );
-    // The pin decodes to what it says.
-    assert_eq!(pinned.pin.program, "guest");
-    assert_eq!(pinned.pin.public_values_len, program::PublicValues::LEN);
+    // A guest that is not pinned has no pin.
+    assert!(pin::Pinned::builtin(Program::KeccakAligned).is_err());
 }
 
 /// Any edit of the pin's baseline or key is refused or changes what it accepts: a pin whose

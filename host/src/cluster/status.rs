@@ -240,9 +240,9 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
     let bytes: Vec<u8> = row.get(0);
     let file: ProofFile = bitcode::deserialize(&bytes)
         .map_err(|e| ClusterError::Corrupt(format!("job {job}'s proof: {e}")))?;
-    let pinned = proof::pin::Pinned::builtin()?;
+    let pinned = proof::pin::Pinned::builtin(crate::guest::Program::Guest)?;
     let verifier = if pinned.covers(&file.subject) {
-        Verifier::pinned()?
+        Verifier::pinned(crate::guest::Program::Guest)?
     } else {
         Verifier::new(&file.subject, file.proof.kind())?
     };

@@ -247,7 +247,9 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
             println!(
                 "job {job}: proof of {} segments verified against {} -> {}",
                 file.segments,
-                if host::proof::pin::Pinned::builtin()?.covers(&file.subject) {
+                if host::proof::pin::Pinned::builtin(host::guest::Program::Guest)?
+                    .covers(&file.subject)
+                {
                     "the pinned commitments"
                 } else {
                     "this build"

@@ -44,6 +44,11 @@ pub struct ProveArgs {
     /// block options are not used.
     #[arg(long, num_args = 1..)]
     pub join: Vec<PathBuf>,
+    /// Prove the standard guest (EIP-8025) on these `statelessInputBytes` instead of the block
+    /// guest on a block: an invalid block, or bytes that do not decode, are proved too (the
+    /// proof says `false`); the block options are not used.
+    #[arg(long, conflicts_with_all = ["join", "segments"])]
+    pub stateless_input: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -82,7 +87,9 @@ impl ProveArgs {
         if let Some(mib) = self.segment_memory_mib {
             limits.segment_memory = mib << 20;
         }
-        if !self.join.is_empty() {
+        if let Some(path) = &self.stateless_input {
+            super::standard::prove(path, self.keccak, limits, kind, self.out)
+        } else if !self.join.is_empty() {
             join_parts(&self.join, kind, self.out)
         } else if let Some(range) = self.segments {
             prove_part(&self.target, self.keccak, limits, range, self.out)
@@ -204,6 +211,9 @@ fn verify(
 ) -> anyhow::Result<ExitCode> {
     use host::proof::BlockProofError;
     let file = host::proof::read(path)?;
+    if file.subject.bin == Program::Standard.bin() && file.subject.keccak == Keccak::Ours {
+        return super::standard::verify(path, &file, chain, rebuild);
+    }
     let block_guest =
         file.subject.bin == Program::Guest.bin() && file.subject.keccak == Keccak::Ours;
     if !block_guest {
@@ -259,30 +269,31 @@ fn verify(
 
 fn pin(check: bool) -> anyhow::Result<ExitCode> {
     use host::proof::pin;
-    let computed = pin::compute()?;
-    let path = pin::pin_path();
-    if check {
-        let pinned = pin::Pinned::builtin()?;
+    let mut status = ExitCode::SUCCESS;
+    for (program, file) in pin::PINNED {
+        let computed = pin::compute(program)?;
+        if !check {
+            let text = serde_json::to_string_pretty(&computed)? + "\n";
+            std::fs::write(pin::pin_path(file), text)?;
+            println!("wrote {file} (exe {})", computed.exe_commit);
+            continue;
+        }
+        let pinned = pin::Pinned::builtin(program)?;
         let differences = pin::differences(&pinned.pin, &computed);
         if differences.is_empty() {
             println!(
-                "{}: the source builds the pinned commitments (exe {})",
-                pin::PIN_PATH,
+                "{file}: the source builds the pinned commitments (exe {})",
                 computed.exe_commit
             );
-            return Ok(ExitCode::SUCCESS);
+        } else {
+            println!(
+                "{file}: the source builds other {}: exe {} (pinned {})",
+                differences.join(", "),
+                computed.exe_commit,
+                pinned.pin.exe_commit
+            );
+            status = ExitCode::from(1);
         }
-        println!(
-            "{}: the source builds other {}: exe {} (pinned {})",
-            pin::PIN_PATH,
-            differences.join(", "),
-            computed.exe_commit,
-            pinned.pin.exe_commit
-        );
-        return Ok(ExitCode::from(1));
     }
-    let text = serde_json::to_string_pretty(&computed)? + "\n";
-    std::fs::write(&path, text)?;
-    println!("wrote {} (exe {})", path.display(), computed.exe_commit);
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }

@@ -1,11 +1,13 @@
-//! `host stateless-input` and `host run --stateless-input`: the standard stateless I/O
-//! (EIP-8025), written from a block and run by the standard guest.
+//! `host stateless-input`, and `host run` / `prove` / `verify` of the standard guest: the
+//! standard stateless I/O (EIP-8025), written from a block, run, proved and verified.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
 use host::guest::{Crypto, GuestSpec, Keccak, Program};
+use host::print;
+use host::proof::{Limits, ProofFile, ProofKind};
 use host::report::Mode;
 use host::standard::{run_standard, stateless_input};
 use host::target::Target;
@@ -103,4 +105,73 @@ pub fn run(path: &Path, mode: Mode, keccak: Keccak, crypto: Crypto) -> anyhow::R
         );
     }
     Ok(exit_status(result.successful_validation))
+}
+
+fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))
+}
+
+/// `host prove --stateless-input F`: a proof of the standard guest on the bytes of `path`,
+/// whatever its result.
+pub fn prove(
+    path: &Path,
+    keccak: Keccak,
+    limits: Limits,
+    kind: ProofKind,
+    out: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let bytes = read_input(path)?;
+    let (file, report, result) = host::proof::prove_standard(&bytes, keccak, limits, kind)?;
+    let name = path.file_stem().map_or_else(
+        || "stateless-input".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let out = out.unwrap_or_else(|| PathBuf::from(format!("{name}.proof")));
+    host::proof::write(&out, &file)?;
+    print::print_proved(&path.display().to_string(), &file, &out, &report);
+    println!("  result (proved, the same natively):");
+    print_result(&result);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `host verify` of a standard-guest proof. Exit statuses: 0 a sound proof that the block is
+/// valid under the expected chain, 1 a proof that does not verify, 2 a sound proof that a block
+/// of another chain is valid, 4 a sound proof that the block is invalid (`INVALID (proved)`,
+/// also for input that does not decode).
+pub fn verify(
+    path: &Path,
+    file: &ProofFile,
+    chain: Option<&str>,
+    rebuild: bool,
+) -> anyhow::Result<ExitCode> {
+    let (chain, chain_name) = match chain {
+        Some(value) => host::chain::named_or_file(value)?,
+        None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
+    };
+    let verdict = host::proof::verify_standard(file, rebuild).map_err(|e| e.to_string());
+    let code = print::print_verified(path, file, &verdict, print_result);
+    let Ok(result) = verdict else {
+        return Ok(code);
+    };
+    if !result.successful_validation {
+        let why = if result == StatelessValidationResult::UNDECODABLE {
+            "the input does not decode"
+        } else {
+            "the block does not validate"
+        };
+        println!("  block INVALID (proved): {why}");
+        return Ok(ExitCode::from(4));
+    }
+    if result.chain_id != chain.chain_id {
+        println!(
+            "  block VALID (proved) on chain id {}, OTHER CHAIN: not the expected {chain_name} ({})",
+            result.chain_id, chain.chain_id
+        );
+        return Ok(ExitCode::from(2));
+    }
+    println!(
+        "  block VALID (proved) on {chain_name} (chain id {})",
+        chain.chain_id
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -33,10 +33,12 @@ pub mod agg;
 pub mod parts;
 pub mod pin;
 pub mod segments;
+pub mod standard;
 pub mod verify;
 
 pub use agg::{keys_dir, AggTimes, KeysSource};
 pub use parts::{input_digest, join, prove_part, read_part, write_part, PartFile};
+pub use standard::{prove_standard, verify_standard, StandardProofError};
 pub use verify::{verify, verify_block, BlockProofError, Verifier};
 
 /// The proof file's format version (2: the proof is app or aggregated).

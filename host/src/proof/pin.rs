@@ -1,8 +1,9 @@
-//! What a proof of the block guest must commit to, pinned in the repository
-//! (`pins/block-guest.json`, compiled into the host): the program commitment, the app
-//! verifying key's commitment, the aggregation verification baseline and the aggregation
-//! verifying key, for the default build (`host prove` of the block guest with this project's
-//! keccak and OpenVM's crypto, at the default segment height).
+//! What a proof of a pinned guest must commit to, pinned in the repository and compiled into
+//! the host: the program commitment, the app verifying key's commitment, the aggregation
+//! verification baseline and the aggregation verifying key, for the default build (`host
+//! prove` with this project's keccak and OpenVM's crypto, at the default segment height). Two
+//! guests are pinned ([`PINNED`]): the block guest (`pins/block-guest.json`) and the standard
+//! EIP-8025 guest (`pins/standard-guest.json`).
 //!
 //! Why pinned: `host verify` used to check an aggregated proof against a baseline computed from
 //! the aggregation keys cached in `~/.cache/.../keys`; whoever could write that file could make
@@ -24,8 +25,19 @@ use crate::guest::{Crypto, GuestSpec, Keccak, Program};
 use crate::vm::{sdk_segmented, vm_err};
 use openvm_sdk::SC;
 
-/// The pin as committed (relative to the workspace).
+/// The pin of the block guest as committed (relative to the workspace).
 pub const PIN_PATH: &str = "pins/block-guest.json";
+
+/// The pinned guests and their pin files (relative to the workspace).
+pub const PINNED: [(Program, &str); 2] = [
+    (Program::Guest, PIN_PATH),
+    (Program::Standard, "pins/standard-guest.json"),
+];
+
+/// The pin file of `program`, if it is pinned.
+pub fn pin_file(program: Program) -> Option<&'static str> {
+    PINNED.iter().find(|(p, _)| *p == program).map(|(_, f)| *f)
+}
 
 /// The segment height the pin is for: `host prove`'s default.
 pub const PINNED_LOG_STACKED_HEIGHT: usize = 21;
@@ -73,15 +85,32 @@ fn hex_digest(digest: &[openvm_sdk::F]) -> String {
 
 fn bad(reason: String) -> ProofError {
     ProofError::File {
-        path: PIN_PATH.to_owned(),
+        path: "pins/".to_owned(),
         reason,
     }
 }
 
 impl Pinned {
-    /// The pin compiled into this host.
-    pub fn builtin() -> Result<Self, ProofError> {
-        Self::parse(include_str!("../../../pins/block-guest.json"))
+    /// The pin of `program` compiled into this host.
+    pub fn builtin(program: Program) -> Result<Self, ProofError> {
+        let text = match program {
+            Program::Guest => include_str!("../../../pins/block-guest.json"),
+            Program::Standard => include_str!("../../../pins/standard-guest.json"),
+            other => {
+                return Err(ProofError::NotPinned {
+                    subject: other.bin().to_owned(),
+                })
+            }
+        };
+        let pinned = Self::parse(text)?;
+        if pinned.pin.program != program.bin() {
+            return Err(bad(format!(
+                "the pin of `{}` is of `{}`",
+                program.bin(),
+                pinned.pin.program
+            )));
+        }
+        Ok(pinned)
     }
 
     /// Decodes a pin file's text.
@@ -116,10 +145,10 @@ impl Pinned {
     }
 }
 
-/// Rebuilds the block guest and generates the aggregation keys from source (never from the key
-/// cache), and returns the pin they give.
-pub fn compute() -> Result<Pin, ProofError> {
-    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+/// Rebuilds `program` (the default build) and generates the aggregation keys from source
+/// (never from the key cache), and returns the pin they give.
+pub fn compute(program: Program) -> Result<Pin, ProofError> {
+    let spec = GuestSpec::program(program, Keccak::Ours).with_crypto(Crypto::Openvm);
     let (subject, elf) = Subject::of(spec, Limits::for_proving(PINNED_LOG_STACKED_HEIGHT))?;
     let sdk = sdk_segmented(
         subject.public_values_len,
@@ -135,7 +164,7 @@ pub fn compute() -> Result<Pin, ProofError> {
     let app_vk_commit = bitcode::serialize(&baseline.app_vk_commit).map_err(vm_err)?;
     Ok(Pin {
         openvm: openvm_sdk::OPENVM_VERSION.to_owned(),
-        program: Program::Guest.bin().to_owned(),
+        program: program.bin().to_owned(),
         keccak: Keccak::Ours,
         public_values_len: subject.public_values_len,
         log_stacked_height: subject.log_stacked_height,
@@ -146,11 +175,11 @@ pub fn compute() -> Result<Pin, ProofError> {
     })
 }
 
-/// The pin file in the workspace.
-pub fn pin_path() -> PathBuf {
+/// The pin file `file` ([`PINNED`]) in the workspace.
+pub fn pin_path(file: &str) -> PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("..")
-        .join(PIN_PATH)
+        .join(file)
 }
 
 /// What differs between two pins, field by field (empty: the same).

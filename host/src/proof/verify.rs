@@ -1,7 +1,8 @@
 //! Verifying a proof file against what a proof of its program must commit to, then the public
 //! values it commits to against the file's claim. Two anchors:
-//! - [`Verifier::pinned`]: the block guest's commitments pinned in the repository
-//!   ([`super::pin`]): no build, no keys, no cache; seconds. What `host verify` uses.
+//! - [`Verifier::pinned`]: a pinned guest's commitments (the block guest's, the standard
+//!   guest's) in the repository ([`super::pin`]): no build, no keys, no cache; seconds. What
+//!   `host verify` uses.
 //! - [`Verifier::new`]: the guest rebuilt from this host's source, its program commitment (and,
 //!   for an aggregated proof, the whole verification baseline) recomputed (tens of seconds, and
 //!   the aggregation keys): `host verify --rebuild`, any guest, app proofs too.
@@ -24,7 +25,7 @@ enum Expected {
     App(openvm_stark_sdk::config::baby_bear_poseidon2::Digest),
     /// The program's commitment and the aggregation verifiers' keys.
     Stark(Box<VerificationBaseline>),
-    /// The pinned block guest's baseline and aggregation verifying key.
+    /// A pinned guest's baseline and aggregation verifying key.
     Pinned(Box<Pinned>),
 }
 
@@ -55,14 +56,14 @@ impl Verifier {
         })
     }
 
-    /// Verifies aggregated proofs of the block guest against the commitments pinned in the
+    /// Verifies aggregated proofs of `program` against the commitments pinned in the
     /// repository ([`Pinned::builtin`]): no guest build, no key generation, no key cache.
-    pub fn pinned() -> Result<Self, ProofError> {
+    pub fn pinned(program: Program) -> Result<Self, ProofError> {
         Ok(Self {
             subject: None,
             kind: ProofKind::Stark,
             sdk: None,
-            expected: Expected::Pinned(Box::new(Pinned::builtin()?)),
+            expected: Expected::Pinned(Box::new(Pinned::builtin(program)?)),
         })
     }
 
@@ -166,7 +167,7 @@ pub fn verify_block(
     let verifier = if rebuild {
         Verifier::new(&file.subject, file.proof.kind())?
     } else {
-        Verifier::pinned()?
+        Verifier::pinned(Program::Guest)?
     };
     verifier.verify_block(file, chain, chain_name)
 }
