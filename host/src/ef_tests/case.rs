@@ -108,6 +108,17 @@ pub struct Validated<'a> {
     pub chain: &'a ChainConfig,
     /// The native result.
     pub result: &'a Result<BlockOutput, ValidationError>,
+    /// What the standard guest is given for it.
+    pub standard: StandardInputs<'a>,
+}
+
+/// A block's inputs to the standard guest (EIP-8025), for the observer.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct StandardInputs<'a> {
+    /// The block's own standard input bytes (`None`: its fork's shape cannot carry it).
+    pub ours: Option<&'a [u8]>,
+    /// The fixture's `statelessInputBytes` and `statelessOutputBytes`, decoded.
+    pub fixture: Option<(&'a [u8], &'a [u8])>,
 }
 
 /// Sees each block a case validates (the VM sample re-runs them in the guest).
@@ -222,12 +233,13 @@ pub(crate) fn run_case(
 
     for (index, block) in case.blocks.iter().enumerate() {
         let expect = block.expect_exception.clone();
-        if let Err(why) = super::standard::fixture_bytes(
+        let fixture = match super::standard::fixture_bytes(
             block.stateless_input_bytes.as_deref(),
             block.stateless_output_bytes.as_deref(),
         ) {
-            return fail(format!("block {index}: {why}"), results);
-        }
+            Ok(fixture) => fixture,
+            Err(why) => return fail(format!("block {index}: {why}"), results),
+        };
         // A block whose parent the chain does not have is rejected by the chain itself, as a
         // client's import rejects it: no witness can be made for it, so the stateless
         // validator is not asked (it could only say "insufficient").
@@ -257,7 +269,7 @@ pub(crate) fn run_case(
             }
         }
         let (verdict, standard) = match block_bytes(&block.rlp) {
-            Some(rlp) => apply_block(&mut world, &rlp, chain, observe),
+            Some(rlp) => apply_block(&mut world, &rlp, chain, fixture.as_ref(), observe),
             None => (
                 Err(ValidationError::BlockRlp(alloy_rlp::Error::Custom(
                     "the block's rlp is not hex",
@@ -339,6 +351,7 @@ fn apply_block(
     world: &mut World,
     rlp: &[u8],
     chain: &ChainConfig,
+    fixture: Option<&super::standard::FixtureBytes>,
     observe: Observer<'_>,
 ) -> (Result<(), ValidationError>, Option<bool>) {
     let header = match header_rlp(rlp) {
@@ -353,9 +366,15 @@ fn apply_block(
     let store = witness.store();
     let result = program::validate_block_over(rlp, &witness.headers, &store, chain);
     let standard = super::standard::agrees(rlp, &witness, chain, &result);
+    let inputs = StandardInputs {
+        ours: standard.as_ref().map(|s| s.bytes.as_slice()),
+        fixture: fixture.map(|(i, o)| (i.as_slice(), o.as_slice())),
+    };
     (
-        apply_valid(world, rlp, header, parent, &witness, chain, observe, result),
-        standard,
+        apply_valid(
+            world, rlp, header, parent, &witness, chain, inputs, observe, result,
+        ),
+        standard.map(|s| s.valid),
     )
 }
 
@@ -367,6 +386,7 @@ fn apply_valid(
     parent: B256,
     witness: &ExecutionWitness,
     chain: &ChainConfig,
+    standard: StandardInputs<'_>,
     observe: Observer<'_>,
     result: Result<program::ValidBlock<'_>, ValidationError>,
 ) -> Result<(), ValidationError> {
@@ -375,6 +395,7 @@ fn apply_valid(
         witness,
         chain,
         result: &result.as_ref().map(|v| v.output).map_err(Clone::clone),
+        standard,
     });
     let mut valid = result?;
     let nodes = valid

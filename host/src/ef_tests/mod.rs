@@ -28,7 +28,7 @@ use program::ChainConfig;
 use serde::Serialize;
 
 use case::{run_case, CaseJson};
-pub use case::{BlockResult, CaseResult, Observer, Outcome, Validated};
+pub use case::{BlockResult, CaseResult, Observer, Outcome, StandardInputs, Validated};
 
 use crate::chain::{self, ChainError};
 

@@ -1,19 +1,29 @@
 //! The standard guest (EIP-8025) on the EF corpora, natively: on every block's own standard
 //! input it must agree with the block guest, and where a fixture carries
 //! `statelessInputBytes` its result must be the fixture's `statelessOutputBytes`, byte for byte.
+//! The VM sample (`--vm`, [`super::vm`]) runs both inputs in the standard guest as well.
 
 use program::{ChainConfig, ExecutionWitness, ValidationError};
 
-/// The standard guest's result on the block's standard input bytes, natively (`None`: the
-/// block has none; a valid block's bytes that do not decode back to its input count as `false`). Its execution requests are those the block guest's run produced (none when it
-/// failed), and a signature that recovers no key gets a zero key: the input of a block that is
-/// not valid must be `false` whatever it holds.
+/// A block's own standard input and the standard guest's result on it, natively.
+pub(crate) struct StandardCheck {
+    /// The input bytes.
+    pub bytes: Vec<u8>,
+    /// Whether the result is `true` and the bytes decode back to the input.
+    pub valid: bool,
+}
+
+/// The standard guest on the block's standard input bytes, natively (`None`: the block has
+/// none; a valid block's bytes that do not decode back to its input count as `false`). Its
+/// execution requests are those the block guest's run produced (none when it failed), and a
+/// signature that recovers no key gets a zero key: the input of a block that is not valid must
+/// be `false` whatever it holds.
 pub(crate) fn agrees(
     rlp: &[u8],
     witness: &ExecutionWitness,
     chain: &ChainConfig,
     result: &Result<program::ValidBlock<'_>, ValidationError>,
-) -> Option<bool> {
+) -> Option<StandardCheck> {
     let none = alloy_eips::eip7685::Requests::default();
     let requests = result.as_ref().map_or(&none, |v| &v.requests);
     let input = crate::standard::stateless_input_with(rlp, witness, chain, requests, true).ok()?;
@@ -21,14 +31,24 @@ pub(crate) fn agrees(
     let bytes = stateless_ssz::encode_input(&input);
     let round_trips = stateless_ssz::decode_input(&bytes).as_ref() == Ok(&input);
     let out = program::standard::validate(&bytes, &stateless_ssz::Sha2Hasher);
-    Some(out.result.successful_validation && round_trips)
+    Some(StandardCheck {
+        valid: out.result.successful_validation && round_trips,
+        bytes,
+    })
 }
 
+/// A fixture's `statelessInputBytes` and `statelessOutputBytes`, decoded.
+pub(crate) type FixtureBytes = (Vec<u8>, Vec<u8>);
+
 /// Checks a fixture's `statelessOutputBytes` against the standard guest's result on its
-/// `statelessInputBytes` (both hex); nothing to check when the fixture carries neither.
-pub(crate) fn fixture_bytes(input: Option<&str>, output: Option<&str>) -> Result<(), String> {
+/// `statelessInputBytes` (both hex), natively, and returns both decoded; nothing to check when
+/// the fixture carries neither.
+pub(crate) fn fixture_bytes(
+    input: Option<&str>,
+    output: Option<&str>,
+) -> Result<Option<FixtureBytes>, String> {
     let (input, output) = match (input, output) {
-        (None, None) => return Ok(()),
+        (None, None) => return Ok(None),
         (Some(i), Some(o)) => (i, o),
         _ => return Err("statelessInputBytes and statelessOutputBytes come together".into()),
     };
@@ -50,7 +70,7 @@ pub(crate) fn fixture_bytes(input: Option<&str>, output: Option<&str>) -> Result
                 .map_or(String::new(), |e| format!(" ({}: {e})", e.verdict().name()))
         ));
     }
-    Ok(())
+    Ok(Some((input, expected)))
 }
 
 #[cfg(test)]
@@ -59,10 +79,13 @@ mod tests {
 
     #[test]
     fn fixture_bytes_are_checked_byte_for_byte() {
-        assert_eq!(fixture_bytes(None, None), Ok(()));
+        assert_eq!(fixture_bytes(None, None), Ok(None));
         // Undecodable input: 43 zero bytes, and nothing else.
         let zeros = "00".repeat(43);
-        assert_eq!(fixture_bytes(Some("0x1201ff"), Some(&zeros)), Ok(()));
+        assert_eq!(
+            fixture_bytes(Some("0x1201ff"), Some(&zeros)),
+            Ok(Some((vec![0x12, 0x01, 0xff], vec![0; 43])))
+        );
         let wrong = format!("01{}", "00".repeat(42));
         let err = fixture_bytes(Some("0x1201ff"), Some(&wrong)).unwrap_err();
         assert!(

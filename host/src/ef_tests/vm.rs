@@ -8,6 +8,10 @@
 //! (built once) on the same input: a block valid natively must reveal the native run's
 //! [`PublicValues`], and a rejected one must end the guest without public values, with the
 //! native verdict as its exit code (a build failure, a trap or a panic is a failure).
+//!
+//! The standard guest (EIP-8025) runs too, on each block's own standard input bytes: it must
+//! reveal the native result (`false` for every rejected block) then zero bytes; and where the
+//! fixture carries `statelessInputBytes`, on those, revealing its `statelessOutputBytes`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -16,7 +20,8 @@ use program::{PublicValues, StatelessInput};
 use serde::Serialize;
 
 use super::{case_chain, fixtures, read_cases, run_fixture_cases, Outcome, Validated};
-use crate::guest::{Crypto, GuestSpec, Keccak};
+use crate::guest::{Crypto, GuestSpec, Keccak, Program};
+use crate::standard::result_of_public;
 use crate::vm::{Vm, VmError};
 
 /// A case picked for the sample.
@@ -125,6 +130,12 @@ pub struct VmSample {
     pub valid_blocks: usize,
     /// Blocks rejected natively that the guest rejected too.
     pub rejected_blocks: usize,
+    /// Blocks whose standard input the standard guest gave the native result on.
+    pub standard_blocks: usize,
+    /// Of those, the blocks it proved `false`.
+    pub standard_false: usize,
+    /// Fixture `statelessInputBytes` on which it revealed the fixture's `statelessOutputBytes`.
+    pub fixture_outputs: usize,
     /// Every disagreement (or case failure), one line each.
     pub failures: Vec<String>,
     /// Wall time, seconds (the guest build included).
@@ -136,6 +147,8 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
     let started = std::time::Instant::now();
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let vm = Vm::new(spec.build()?, spec.public_values())?;
+    let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
+    let standard = Vm::new(spec.build()?, spec.public_values())?;
     let mut out = VmSample {
         cases: cases.to_vec(),
         ..VmSample::default()
@@ -145,6 +158,7 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
         let mut check = |block: Validated<'_>| {
             let label = format!("{} {} block {index}", case.file.display(), case.name);
             index += 1;
+            check_standard(&standard, &label, block.standard, &mut out);
             let bytes = StatelessInput {
                 block: block.block.to_vec().into(),
                 witness: block.witness.clone(),
@@ -207,4 +221,45 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
     }
     out.wall_s = started.elapsed().as_secs_f64();
     Ok(out)
+}
+
+/// The standard guest on a block's standard inputs ([`super::case::StandardInputs`]).
+fn check_standard(
+    vm: &Vm,
+    label: &str,
+    inputs: super::case::StandardInputs<'_>,
+    out: &mut VmSample,
+) {
+    if let Some(bytes) = inputs.ours {
+        let native = program::standard::validate(bytes, &stateless_ssz::Sha2Hasher).result;
+        match vm.execute(bytes) {
+            Ok(public) if result_of_public(&public) == Some(native) => {
+                out.standard_blocks += 1;
+                out.standard_false += usize::from(!native.successful_validation);
+            }
+            Ok(public) => out.failures.push(format!(
+                "{label}: the standard guest revealed 0x{}, natively 0x{}",
+                alloy_primitives::hex::encode(public),
+                alloy_primitives::hex::encode(native.to_bytes())
+            )),
+            Err(e) => out
+                .failures
+                .push(format!("{label}: the standard guest failed: {e}")),
+        }
+    }
+    if let Some((input, output)) = inputs.fixture {
+        match vm.execute(input) {
+            Ok(public) if result_of_public(&public).map(|r| r.to_bytes().to_vec()) == Some(output.to_vec()) => {
+                out.fixture_outputs += 1
+            }
+            Ok(public) => out.failures.push(format!(
+                "{label}: on statelessInputBytes the standard guest revealed 0x{}, the fixture's statelessOutputBytes are 0x{}",
+                alloy_primitives::hex::encode(public),
+                alloy_primitives::hex::encode(output)
+            )),
+            Err(e) => out.failures.push(format!(
+                "{label}: the standard guest failed on statelessInputBytes: {e}"
+            )),
+        }
+    }
 }

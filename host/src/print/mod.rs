@@ -151,6 +151,10 @@ pub fn print_ef_vm_sample(sample: &VmSample) {
         sample.valid_blocks, sample.rejected_blocks, sample.wall_s
     );
     println!(
+        "standard guest in the VM: the native result on {} blocks' inputs ({} of them false), the fixture's statelessOutputBytes on {} statelessInputBytes",
+        sample.standard_blocks, sample.standard_false, sample.fixture_outputs
+    );
+    println!(
         "{} passed, {} failed",
         sample.cases.len().saturating_sub(sample.failures.len()),
         sample.failures.len()
