@@ -55,3 +55,13 @@ fn a_pin_that_contradicts_itself_does_not_load() {
     json["agg_vk"] = "00".into();
     assert!(pin::Pinned::parse(&json.to_string()).is_err());
 }
+
+/// The final proof's own STARK is made at OpenVM's 100-bit target.
+#[test]
+fn the_pinned_aggregation_key_is_at_100_bits() {
+    for (program, _) in pin::PINNED {
+        let bits = pin::Pinned::builtin(program).unwrap().security_bits();
+        println!("{}: {bits:.2} bits", program.bin());
+        assert!(bits >= 100.0, "{}: {bits}", program.bin());
+    }
+}

@@ -19,13 +19,24 @@ use super::{exit_status, resolve};
 pub struct StatelessInputArgs {
     #[command(flatten)]
     pub target: Target,
-    /// Where to write the input bytes (`statelessInputBytes`).
+    /// Where to write the input bytes (`statelessInputBytes`); with `--ef-file`, a directory
+    /// that gets `<CASE>-<BLOCK INDEX>.ssz` per block.
     #[arg(long)]
     pub out: PathBuf,
+    /// Instead of a block: every block of this EF blockchain test fixture's case `--ef-case`,
+    /// as `host ef-tests` builds their standard input (invalid blocks included).
+    #[arg(long, requires = "ef_case")]
+    pub ef_file: Option<PathBuf>,
+    /// The case of `--ef-file`.
+    #[arg(long, requires = "ef_file")]
+    pub ef_case: Option<String>,
 }
 
 impl StatelessInputArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
+        if let (Some(file), Some(case)) = (&self.ef_file, &self.ef_case) {
+            return ef_inputs(file, case, &self.out);
+        }
         let resolved = resolve(&self.target)?;
         let data = &resolved.data;
         let input = stateless_input(&data.block_rlp, &data.witness, &resolved.chain)?;
@@ -51,6 +62,32 @@ impl StatelessInputArgs {
         println!("  {} bytes -> {}", bytes.len(), self.out.display());
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// `host stateless-input --ef-file F --ef-case NAME --out DIR`.
+fn ef_inputs(file: &Path, case: &str, dir: &Path) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    let mut written = Vec::new();
+    let mut index = 0;
+    let results = host::ef_tests::run_file_cases(file, |name| name == case, &mut |block| {
+        if let Some(bytes) = block.standard.ours {
+            let path = dir.join(format!("{case}-{index}.ssz"));
+            let verdict = block.result.as_ref().map_or_else(
+                |e| format!("{}: {e}", e.verdict().name()),
+                |_| "valid".into(),
+            );
+            written.push((path, bytes.to_vec(), verdict));
+        }
+        index += 1;
+    });
+    if results.is_empty() {
+        anyhow::bail!("{} has no case {case}", file.display());
+    }
+    for (path, bytes, verdict) in &written {
+        std::fs::write(path, bytes).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        println!("{} bytes -> {} ({verdict})", bytes.len(), path.display());
+    }
+    Ok(exit_status(!written.is_empty()))
 }
 
 fn print_result(result: &StatelessValidationResult) {

@@ -30,6 +30,16 @@ pub fn print_prove_report(report: &ProveReport) {
             agg.internal.as_secs_f64(),
             agg.wraps
         );
+        if let Some(bits) = &agg.security {
+            println!(
+                "  security         {:.1} bits (app {:.1}, leaf {:.1}, internal-for-leaf {:.1}, internal-recursive {:.1}; OpenVM's calculator)",
+                bits.min(),
+                bits.app,
+                bits.leaf,
+                bits.internal_for_leaf,
+                bits.internal_recursive
+            );
+        }
     }
     if let Some(keys) = &report.keys {
         let how = keys.generated.map_or_else(

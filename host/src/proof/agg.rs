@@ -116,6 +116,8 @@ pub struct AggTimes {
     pub internal: Duration,
     /// One-child wraps on top of the tree's root ([`finish`]).
     pub wraps: u32,
+    /// The soundness of each layer.
+    pub security: Option<Security>,
 }
 
 /// Aggregates an app proof of every segment into one STARK, encoded.
@@ -133,6 +135,7 @@ pub fn aggregate(sdk: &Sdk, app: ContinuationVmProof<SC>) -> Result<(Vec<u8>, Ag
         leaf,
         internal: total.saturating_sub(leaf),
         wraps: finished.wraps,
+        security: Some(security(sdk)),
     };
     Ok((finished.proof.encode_to_vec().map_err(vm_err)?, times))
 }
@@ -221,6 +224,46 @@ pub fn finish(
                 bytes,
             });
         }
+    }
+}
+
+/// The soundness of each layer's proofs, in bits, as OpenVM's calculator gives it from the
+/// layer's verifying key (`SoundnessCalculator::calculate_from_vk`: conservative, over the
+/// largest traces the key allows). An aggregated proof is as sound as its weakest layer.
+#[derive(Debug, Clone, Copy)]
+pub struct Security {
+    /// The app (segment) proofs.
+    pub app: f64,
+    /// The leaf layer.
+    pub leaf: f64,
+    /// The internal-for-leaf layer.
+    pub internal_for_leaf: f64,
+    /// The internal-recursive layers and the final wraps.
+    pub internal_recursive: f64,
+}
+
+impl Security {
+    /// The weakest layer's bits.
+    pub fn min(&self) -> f64 {
+        self.app
+            .min(self.leaf)
+            .min(self.internal_for_leaf)
+            .min(self.internal_recursive)
+    }
+}
+
+/// [`Security`] of the proofs `sdk` makes.
+pub fn security(sdk: &Sdk) -> Security {
+    use openvm_stark_backend::soundness::SoundnessCalculator;
+    let bits = |vk: &openvm_stark_backend::keygen::types::MultiStarkVerifyingKey<SC>| {
+        SoundnessCalculator::calculate_from_vk(vk).total_bits
+    };
+    let agg = sdk.agg_pk();
+    Security {
+        app: bits(&sdk.app_pk().app_vm_pk.vm_pk.get_vk()),
+        leaf: bits(&agg.prefix.leaf.get_vk()),
+        internal_for_leaf: bits(&agg.prefix.internal_for_leaf.get_vk()),
+        internal_recursive: bits(&agg.internal_recursive.get_vk()),
     }
 }
 

@@ -135,6 +135,13 @@ impl Pinned {
         })
     }
 
+    /// The soundness in bits of the final proofs the pinned aggregation verifying key accepts
+    /// (OpenVM's calculator; see [`super::agg::Security`] for every layer).
+    pub fn security_bits(&self) -> f64 {
+        openvm_stark_backend::soundness::SoundnessCalculator::calculate_from_vk(&self.agg_vk)
+            .total_bits
+    }
+
     /// Whether `subject` is what the pin is for (the segment memory cap decides only where
     /// segments end, not the circuits: any is accepted).
     pub fn covers(&self, subject: &Subject) -> bool {
