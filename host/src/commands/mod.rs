@@ -40,6 +40,17 @@ pub(crate) fn validate_valid(target: &Target, what: &str) -> anyhow::Result<Nati
     Ok(run)
 }
 
+/// The chain `host verify --chain` names (a known chain or a config file), mainnet by default,
+/// with its name.
+pub(crate) fn expected_chain(
+    chain: Option<&str>,
+) -> anyhow::Result<(program::ChainConfig, String)> {
+    Ok(match chain {
+        Some(value) => host::chain::named_or_file(value)?,
+        None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
+    })
+}
+
 pub(crate) fn exit_status(passed: bool) -> ExitCode {
     if passed {
         ExitCode::SUCCESS

@@ -242,10 +242,7 @@ fn verify(
             );
         }));
     }
-    let (chain, chain_name) = match chain {
-        Some(value) => host::chain::named_or_file(value)?,
-        None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
-    };
+    let (chain, chain_name) = super::expected_chain(chain)?;
     let started = std::time::Instant::now();
     let verdict = host::proof::verify_block(&file, &chain, &chain_name, rebuild);
     let anchor = if rebuild {

@@ -113,8 +113,7 @@ fn print_result(result: &StatelessValidationResult) {
 
 /// `host run --stateless-input F`: the standard guest on the bytes of `path`.
 pub fn run(path: &Path, mode: Mode, keccak: Keccak, crypto: Crypto) -> anyhow::Result<ExitCode> {
-    let bytes =
-        std::fs::read(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+    let bytes = read_input(path)?;
     let spec = (mode != Mode::Native)
         .then(|| GuestSpec::program(Program::Standard, keccak).with_crypto(crypto));
     let run = run_standard(&bytes, spec)?;
@@ -181,10 +180,7 @@ pub fn verify(
     chain: Option<&str>,
     rebuild: bool,
 ) -> anyhow::Result<ExitCode> {
-    let (chain, chain_name) = match chain {
-        Some(value) => host::chain::named_or_file(value)?,
-        None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
-    };
+    let (chain, chain_name) = super::expected_chain(chain)?;
     let verdict = host::proof::verify_standard(file, rebuild).map_err(|e| e.to_string());
     let code = print::print_verified(path, file, &verdict, print_result);
     let Ok(result) = verdict else {
