@@ -331,8 +331,14 @@ fn the_profile_attributes_every_instruction() {
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let metered = run_in_vm(&native, Mode::Metered, spec).unwrap_or_else(|e| panic!("{e}"));
     let instructions = metered.instructions.unwrap();
-    let profile = host::measure::profile::profile(&native, spec, instructions, 1)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let profile = host::measure::profile::profile(
+        &native.data.id,
+        &native.guest_input(),
+        spec,
+        instructions,
+        1,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(profile.instructions, instructions);
     assert_eq!(
         profile
@@ -364,7 +370,14 @@ fn the_profile_attributes_every_instruction() {
         "{unnamed} instructions outside every symbol"
     );
     // Sampled: the same total, fewer distinct stacks at most.
-    let sampled = host::measure::profile::profile(&native, spec, instructions, 1000).unwrap();
+    let sampled = host::measure::profile::profile(
+        &native.data.id,
+        &native.guest_input(),
+        spec,
+        instructions,
+        1000,
+    )
+    .unwrap();
     assert_eq!(sampled.instructions, instructions);
     assert!(sampled.stacks.len() <= profile.stacks.len());
     let svg = host::print::flamegraph_svg(&profile);
@@ -395,7 +408,7 @@ fn the_page_census_partitions_the_run_and_matches_the_metering() {
         .unwrap();
     let metered_pages = boundary_rows / 128;
 
-    let whole = host::measure::pages::census(&native, spec, &[instructions]).unwrap();
+    let whole = host::measure::pages::census(&native.guest_input(), spec, &[instructions]).unwrap();
     assert_eq!(whole.segments.len(), 1);
     let one = &whole.segments[0];
     assert_eq!(one.instructions, instructions);
@@ -412,7 +425,9 @@ fn the_page_census_partitions_the_run_and_matches_the_metering() {
 
     // Two halves: each counts its own pages; the fresh ones add up to the distinct ones.
     let half = instructions / 2;
-    let split = host::measure::pages::census(&native, spec, &[half, instructions - half]).unwrap();
+    let split =
+        host::measure::pages::census(&native.guest_input(), spec, &[half, instructions - half])
+            .unwrap();
     assert_eq!(split.segments.len(), 2);
     assert_eq!(
         split.segments.iter().map(|s| s.instructions).sum::<u64>(),

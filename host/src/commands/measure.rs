@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use host::guest::{Crypto, GuestSpec, Keccak};
+use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::measure::Baseline;
 use host::print::{self, write_json};
 use host::report::{run_in_vm, Mode, RunReport};
@@ -90,6 +90,10 @@ pub struct ProfileArgs {
     /// and by the functions that touch them), which the prover pays for per segment.
     #[arg(long)]
     pub pages: bool,
+    /// Profile the standard guest (EIP-8025 I/O) on these input bytes instead of the block
+    /// guest on a block.
+    #[arg(long)]
+    pub stateless_input: Option<PathBuf>,
 }
 
 impl RunArgs {
@@ -121,16 +125,11 @@ impl CensusArgs {
 
 impl ProfileArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
+        let run = profiled_run(&self.target, self.stateless_input.as_deref())?;
         // `--out` is required without `--pages` and refused with it.
         match self.out {
-            Some(out) => profile(
-                &self.target,
-                &out,
-                self.every,
-                self.top,
-                self.json.as_deref(),
-            ),
-            None => page_census(&self.target, self.top, self.json.as_deref()),
+            Some(out) => profile(&run, &out, self.every, self.top, self.json.as_deref()),
+            None => page_census(&run, self.top, self.json.as_deref()),
         }
     }
 }
@@ -195,18 +194,51 @@ fn census(
     Ok(ExitCode::SUCCESS)
 }
 
-fn page_census(target: &Target, top: usize, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+/// What `host profile` replays: a guest, its input items and its metered run.
+struct ProfiledRun {
+    name: String,
+    spec: GuestSpec,
+    input: Vec<Vec<u8>>,
+    metering: host::vm::Metering,
+}
+
+/// The block guest on a valid block, or the standard guest on `stateless_input`'s bytes
+/// (whatever its result), metered first: the profile attributes exactly that many instructions.
+fn profiled_run(target: &Target, stateless_input: Option<&Path>) -> anyhow::Result<ProfiledRun> {
+    if let Some(path) = stateless_input {
+        let bytes = super::standard::read_input(path)?;
+        let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
+        let run = host::standard::run_standard(&bytes, Some(spec))?;
+        let (_, metering) = run.vm.expect("a VM run was asked for");
+        return Ok(ProfiledRun {
+            name: path.display().to_string(),
+            spec,
+            input: vec![bytes],
+            metering,
+        });
+    }
     let native = validate_valid(target, "nothing to profile")?;
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
-    let metered = run_in_vm(&native, Mode::Metered, spec)?;
-    let segments: Vec<u64> = metered
-        .segment_stats
+    let metering = host::vm::block::run_block(&native, spec, true, &[])?
+        .metering
+        .expect("a metered run has its metering");
+    Ok(ProfiledRun {
+        name: native.data.id.clone(),
+        spec,
+        input: native.guest_input(),
+        metering,
+    })
+}
+
+fn page_census(run: &ProfiledRun, top: usize, json: Option<&Path>) -> anyhow::Result<ExitCode> {
+    let segments: Vec<u64> = run
+        .metering
+        .segments
         .iter()
-        .flatten()
         .map(|s| s.instructions)
         .collect();
     eprintln!("counting the pages of {} segments ...", segments.len());
-    let census = host::measure::pages::census(&native, spec, &segments)?;
+    let census = host::measure::pages::census(&run.input, run.spec, &segments)?;
     print::print_pages(&census, top);
     if let Some(path) = json {
         write_json(path, &census)?;
@@ -215,19 +247,16 @@ fn page_census(target: &Target, top: usize, json: Option<&Path>) -> anyhow::Resu
 }
 
 fn profile(
-    target: &Target,
+    run: &ProfiledRun,
     out: &Path,
     every: u64,
     top: usize,
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let native = validate_valid(target, "nothing to profile")?;
-    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
-    // The metered count first: the profile attributes exactly that many instructions.
-    let metered = run_in_vm(&native, Mode::Metered, spec)?;
-    let instructions = metered.instructions.unwrap_or_default();
+    let instructions = run.metering.instructions;
     eprintln!("profiling {instructions} instructions ...");
-    let profile = host::measure::profile::profile(&native, spec, instructions, every)?;
+    let profile =
+        host::measure::profile::profile(&run.name, &run.input, run.spec, instructions, every)?;
     std::fs::write(out, print::flamegraph_svg(&profile))?;
     print::print_profile(&profile, top);
     eprintln!("wrote {}", out.display());

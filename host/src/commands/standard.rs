@@ -143,7 +143,7 @@ pub fn run(path: &Path, mode: Mode, keccak: Keccak, crypto: Crypto) -> anyhow::R
     Ok(exit_status(result.successful_validation))
 }
 
-fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
+pub(super) fn read_input(path: &Path) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))
 }
 

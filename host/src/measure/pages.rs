@@ -19,7 +19,6 @@ use serde::Serialize;
 
 use super::profile::Symbols;
 use crate::guest::{decode_elf, GuestSpec};
-use crate::native::NativeRun;
 use crate::vm::trace::register;
 use crate::vm::{Vm, VmError, VmRunError};
 
@@ -130,10 +129,10 @@ fn accesses(word: u32, reg: impl Fn(u32) -> u32, out: &mut Vec<(u32, u32)>) {
     }
 }
 
-/// Replays guest `spec` on `run`'s input over `segments` (instructions per segment, the metered
+/// Replays guest `spec` on its input items `input` over `segments` (instructions per segment, the metered
 /// run's) and counts the pages each segment touches.
 pub fn census(
-    run: &NativeRun,
+    input: &[Vec<u8>],
     spec: GuestSpec,
     segments: &[u64],
 ) -> Result<PageCensus, VmRunError> {
@@ -141,7 +140,6 @@ pub fn census(
     let symbols = Symbols::from_elf(&bytes)?;
     let text = Text::from_elf(&bytes)?;
     let vm = Vm::new(decode_elf(&bytes)?, spec.public_values())?;
-    let input = run.guest_input();
     let total: u64 = segments.iter().sum();
 
     let mut seen_ever: HashSet<u32> = HashSet::new();
@@ -161,7 +159,7 @@ pub fn census(
     let mut bounds = segments.iter().copied();
     let mut left = bounds.next().unwrap_or(total);
     let mut ranges = Vec::new();
-    vm.trace_states(&crate::vm::slices(&input), total, 1, |state, _| {
+    vm.trace_states(&crate::vm::slices(input), total, 1, |state, _| {
         if left == 0 {
             result.push(std::mem::take(&mut current));
             seen.clear();

@@ -16,7 +16,6 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::guest::{decode_elf, GuestSpec};
-use crate::native::NativeRun;
 use crate::vm::{Vm, VmError, VmRunError};
 
 /// One function's instructions.
@@ -124,10 +123,12 @@ impl Tree {
     }
 }
 
-/// Profiles guest `spec` on a block the native run found valid, over `instructions`
-/// instructions (its metered count), one PC every `every` instructions.
+/// Profiles guest `spec` on block `block`'s input items `input` (a valid block's
+/// [`crate::native::NativeRun::guest_input`], or the standard guest's input bytes as one item),
+/// over `instructions` instructions (its metered count), one PC every `every` instructions.
 pub fn profile(
-    run: &NativeRun,
+    block: &str,
+    input: &[Vec<u8>],
     spec: GuestSpec,
     instructions: u64,
     every: u64,
@@ -139,8 +140,7 @@ pub fn profile(
     let mut tree = Tree::new();
     // The open frames, innermost last, each `(frame, function)`.
     let mut stack: Vec<(usize, usize)> = Vec::new();
-    let input = run.guest_input();
-    vm.trace_pcs(&crate::vm::slices(&input), instructions, every, |pc, n| {
+    vm.trace_pcs(&crate::vm::slices(input), instructions, every, |pc, n| {
         let function = symbols.at(pc).unwrap_or(unknown);
         let top = stack.last().map(|&(_, f)| f);
         if top != Some(function) {
@@ -198,7 +198,7 @@ pub fn profile(
             .then(a.name.cmp(&b.name))
     });
     Ok(Profile {
-        block: run.data.id.clone(),
+        block: block.to_owned(),
         instructions: total,
         every,
         functions,
