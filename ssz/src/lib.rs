@@ -14,7 +14,9 @@
 //! containers, is `no_std`, and takes its SHA-256 as a parameter ([`Sha256Hasher`]), so the
 //! guest merkleizes on OpenVM's SHA-256 chip. Nothing of SSZ is written by hand here: this
 //! crate declares the containers and what the guest needs around them (the schema id, the
-//! fork's shape, limits checked on decoding, the result's sentinel for undecodable input).
+//! fork's shape, limits checked on decoding, the result's sentinel for undecodable input),
+//! except one walk of the outer containers that leaves the witness in the input's bytes
+//! ([`InputView`]: the guest's decoder, which must not copy megabytes).
 #![cfg_attr(not(feature = "std"), no_std)]
 
 extern crate alloc;
@@ -22,6 +24,7 @@ extern crate alloc;
 mod input;
 mod schema;
 mod types;
+mod view;
 
 pub use input::{
     decode_input, encode_input, InputError, NewPayloadRequest, Payload, StatelessInput,
@@ -31,3 +34,4 @@ pub use libssz_merkle::Sha256Hasher;
 pub use libssz_merkle::Sha2Hasher;
 pub use schema::{Fork, Shape, SCHEMA_REVISION};
 pub use types::*;
+pub use view::{InputView, WitnessView};

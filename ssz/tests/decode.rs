@@ -1,7 +1,9 @@
 //! Decoding input bytes: every fork's shape round-trips; malformed bytes (short input, a schema
 //! id for another fork or none, bad offsets, lists and byte lists over their limits, trailing
 //! bytes) are refused with an error, never a panic; and seeded random corruptions of a valid
-//! input either fail or decode to an input that encodes back to the very same bytes.
+//! input either fail or decode to an input that encodes back to the very same bytes. The
+//! guest's zero-copy decoder ([`InputView`]) agrees with `libssz`'s on every one of these
+//! inputs, and on inputs whose offsets are corrupted: the same error, or the same input.
 
 use libssz::SszEncode;
 use libssz_derive::{HashTreeRoot, SszDecode, SszEncode};
@@ -289,4 +291,87 @@ fn corrupted_input_fails_or_round_trips_never_panics() {
     }
     // Most corruptions land in byte contents, which still decode.
     assert!(decoded_ok > 100, "{decoded_ok}");
+}
+
+/// The view decoder's answer as `decode_input`'s: the same error, or the same input.
+fn assert_views_agree(bytes: &[u8], what: &str) {
+    let view = InputView::decode(bytes).map(|v| v.to_owned());
+    assert_eq!(view, decode_input(bytes), "{what}");
+}
+
+fn word(bytes: &[u8], at: usize) -> usize {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap()) as usize
+}
+
+/// Where a valid input's offsets are: the outer container's three, the witness's three, and
+/// each of its lists' tables.
+fn offset_positions(bytes: &[u8]) -> Vec<usize> {
+    let mut at = vec![2, 6, 18];
+    let witness = 2 + word(bytes, 6);
+    let witness_end = 2 + word(bytes, 18);
+    at.extend([witness, witness + 4, witness + 8]);
+    let lists = [0, 4, 8].map(|k| witness + word(bytes, witness + k));
+    for (k, &start) in lists.iter().enumerate() {
+        let end = lists.get(k + 1).copied().unwrap_or(witness_end);
+        if end > start {
+            at.extend((0..word(bytes, start) / 4).map(|j| start + 4 * j));
+        }
+    }
+    at
+}
+
+#[test]
+fn the_view_decoder_agrees_with_libssz() {
+    let mut rng = SmallRng::seed_from_u64(7916);
+    let mut accepted = 0;
+    for round in 0..4000 {
+        let fork = Fork::ALL[round % Fork::ALL.len()];
+        let valid = encode_input(&input(&mut rng, fork));
+        assert_views_agree(&valid, "a valid input");
+        let offsets = offset_positions(&valid);
+        let mut bytes = valid.clone();
+        for _ in 0..rng.random_range(1..3) {
+            let len = bytes.len();
+            if rng.random_bool(0.6) {
+                // An offset replaced by a near value, an edge, or another offset's value.
+                let at = offsets[rng.random_range(0..offsets.len())];
+                if at + 4 > len {
+                    continue;
+                }
+                let old = word(&bytes, at) as i64;
+                let other = word(&valid, offsets[rng.random_range(0..offsets.len())]) as i64;
+                let value = match rng.random_range(0..5) {
+                    0 => old + rng.random_range(-5..=5),
+                    1 => [0, 1, 4, 12, 20, u32::MAX as i64][rng.random_range(0..6)],
+                    2 => len as i64 - 2 + rng.random_range(-1..=1),
+                    3 => other,
+                    _ => rng.random::<u32>() as i64,
+                };
+                bytes[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+            } else {
+                let at = rng.random_range(0..len);
+                match rng.random_range(0..3) {
+                    0 => bytes[at] = rng.random(),
+                    1 => bytes.truncate(at.max(1)),
+                    _ => bytes.insert(at, rng.random()),
+                }
+            }
+        }
+        assert_views_agree(&bytes, &format!("round {round}"));
+        accepted += usize::from(decode_input(&bytes).is_ok());
+    }
+    // Both outcomes are exercised.
+    assert!((100..3900).contains(&accepted), "{accepted} accepted");
+    for (what, bytes) in [
+        ("limits", loose(1024, 65536, 1024, 256)),
+        ("a 1,025-byte trie node", loose(1025, 1, 1, 1)),
+        ("a 65,537-byte code", loose(1, 65537, 1, 1)),
+        ("a 1,025-byte header", loose(1, 1, 1025, 1)),
+        ("257 headers", loose(1, 1, 1, 257)),
+    ] {
+        assert_views_agree(&bytes, what);
+    }
+    for short in [&[][..], &[0x12], &[0x12, 0x01], &[0x15, 0x01, 0, 0]] {
+        assert_views_agree(short, "short");
+    }
 }
