@@ -68,6 +68,13 @@ pub fn decode_block(block_rlp: &[u8]) -> Result<Block<TxEnvelope>, ValidationErr
             alloy_rlp::Error::UnexpectedLength,
         ));
     }
+    check_no_sidecars(&block)?;
+    Ok(block)
+}
+
+/// Refuses a blob transaction in the network form, with its sidecar: a block holds the bare
+/// transaction only, though alloy's envelope decodes both (from RLP and from EIP-2718 bytes).
+fn check_no_sidecars(block: &Block<TxEnvelope>) -> Result<(), ValidationError> {
     for (index, tx) in block.body.transactions.iter().enumerate() {
         if let TxEnvelope::Eip4844(signed) = tx {
             if matches!(signed.tx(), TxEip4844Variant::TxEip4844WithSidecar(_)) {
@@ -75,7 +82,7 @@ pub fn decode_block(block_rlp: &[u8]) -> Result<Block<TxEnvelope>, ValidationErr
             }
         }
     }
-    Ok(block)
+    Ok(())
 }
 
 /// Validates the block `block_rlp` against `witness` under `chain`.
@@ -135,13 +142,31 @@ pub fn validate_block_signed<'s>(
     chain: &ChainConfig,
     signers: Signers<'_>,
 ) -> Result<ValidBlock<'s>, ValidationError> {
+    // The config's checks first, as the verdict on a bad block under a bad config has always
+    // named the config.
     chain.check().map_err(ValidationError::Chain)?;
     let block = decode_block(block_rlp)?;
+    validate_decoded(block, block_rlp.len(), headers, store, chain, signers)
+}
+
+/// [`validate_block_signed`] of a block decoded already (as the standard entry builds one
+/// from its payload, [`crate::standard::payload`]), whose RLP is `rlp_len` bytes long: no
+/// encoding of the block only to decode it again.
+pub fn validate_decoded<'s>(
+    block: Block<TxEnvelope>,
+    rlp_len: usize,
+    headers: &[Bytes],
+    store: &'s WitnessStore,
+    chain: &ChainConfig,
+    signers: Signers<'_>,
+) -> Result<ValidBlock<'s>, ValidationError> {
+    chain.check().map_err(ValidationError::Chain)?;
+    // Decoded from RLP, the block was checked already; built from a payload, not yet.
+    check_no_sidecars(&block)?;
     let header = &block.header;
-    if chain.is_osaka_active_at_timestamp(header.timestamp) && block_rlp.len() > MAX_RLP_BLOCK_SIZE
-    {
+    if chain.is_osaka_active_at_timestamp(header.timestamp) && rlp_len > MAX_RLP_BLOCK_SIZE {
         return Err(ValidationError::BlockTooLarge {
-            size: block_rlp.len(),
+            size: rlp_len,
             limit: MAX_RLP_BLOCK_SIZE,
         });
     }
