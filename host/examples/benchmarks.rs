@@ -95,7 +95,13 @@ fn main() -> anyhow::Result<()> {
         let airs = idiomatic.ours.airs.as_deref().unwrap_or_default();
         let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
         let instructions = idiomatic.ours.instructions.unwrap_or_default();
-        let functions = profile(&native, spec, instructions, 1)?;
+        let functions = profile(
+            &native.data.id,
+            &native.guest_input(),
+            spec,
+            instructions,
+            1,
+        )?;
         let cells = idiomatic.ours.main_cells.unwrap_or_default();
         writeln!(
             md,

@@ -65,11 +65,11 @@ fn offset(bytes: &[u8], at: usize) -> Result<usize, DecodeError> {
 
 /// A container's variable fields, `fixed` bytes of fixed part in all, whose offsets are at
 /// `at` (in field order): each field's bytes.
-fn fields<'a, const N: usize>(
-    bytes: &'a [u8],
+fn fields<const N: usize>(
+    bytes: &[u8],
     fixed: usize,
     at: [usize; N],
-) -> Result<[&'a [u8]; N], DecodeError> {
+) -> Result<[&[u8]; N], DecodeError> {
     if bytes.len() < fixed {
         return Err(DecodeError::InvalidByteLength {
             expected: fixed,
