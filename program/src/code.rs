@@ -7,8 +7,11 @@
 //! page, and `memcpy` instructions. The guest reads each bytecode with [`CODE_PADDING`] zero
 //! bytes after it already ([`crate::input`]), so here only the jump table is built, by the same
 //! scan as revm's `analyze_legacy` (which revm does not export), and revm runs the code where
-//! it lies. Anything else (no padding, as on the host; EIP-7702 delegations) goes through
-//! `new_raw` as before. `tests/tests/code.rs` checks both paths give revm's bytecode exactly.
+//! it lies. A code with no zeros after it (the standard input's, the host's) is scanned the
+//! same way and copied with its padding, as revm would; EIP-7702 delegations go through
+//! `new_raw`. The tests check every path gives revm's bytecode exactly.
+
+use alloc::vec::Vec;
 
 use mpt::trie::Item;
 use revm::bytecode::bitvec::{bitvec, order::Lsb0, vec::BitVec};
@@ -28,18 +31,25 @@ pub fn bytecode(item: Item) -> Result<Bytecode, BytecodeDecodeError> {
     let padded = buffer
         .get(len..len + CODE_PADDING)
         .is_some_and(|pad| pad.iter().all(|&b| b == 0));
-    if !padded || code.is_empty() || code.starts_with(EIP7702_MAGIC_BYTES) {
+    if code.is_empty() || code.starts_with(EIP7702_MAGIC_BYTES) {
         return Bytecode::new_raw_checked(buffer.slice(..len));
     }
     let (jumps, padding) = analyze(code);
-    // SAFETY: `buffer[len..len + padding]` exists and is zero (checked above:
-    // `padding <= CODE_PADDING`), which is exactly the padding `analyze_legacy` would append,
-    // so execution reads within the buffer, and reads the same bytes, as with revm's copy.
-    Ok(
-        unsafe {
-            Bytecode::new_analyzed(buffer.slice(..len + padding), len, JumpTable::new(jumps))
-        },
-    )
+    let bytes = if padded || padding == 0 {
+        buffer.slice(..len + padding)
+    } else {
+        // No zeros after it (the standard input's codes lie end to end, and the host's items
+        // have none): copied with its padding, as revm would, after our cheaper scan.
+        let mut copy = Vec::with_capacity(len + padding);
+        copy.extend_from_slice(code);
+        copy.resize(len + padding, 0);
+        copy.into()
+    };
+    // SAFETY: `bytes` is the code followed by `padding` zero bytes (checked above for a padded
+    // buffer: `padding <= CODE_PADDING`; none needed when `padding == 0`; written so for the
+    // copy), which is exactly the padding `analyze_legacy` would append, so execution reads
+    // within the buffer, and reads the same bytes, as with revm's copy.
+    Ok(unsafe { Bytecode::new_analyzed(bytes, len, JumpTable::new(jumps)) })
 }
 
 /// How far the scan moves past each opcode: a `PUSHn` and its `n` immediate bytes, else one.
@@ -103,12 +113,25 @@ mod tests {
     }
 
     fn same_as_revm(code: &[u8]) {
-        let ours = bytecode(padded(code)).unwrap();
         let revm = Bytecode::new_raw(Bytes::copy_from_slice(code));
-        assert_eq!(ours.bytes_slice(), revm.bytes_slice(), "{code:02x?}");
-        assert_eq!(ours.len(), revm.len());
-        assert_eq!(ours.legacy_jump_table(), revm.legacy_jump_table());
-        assert_eq!(ours.original_byte_slice(), code);
+        // Padded, unpadded, and followed by other bytes (as in the standard input).
+        let mut followed = code.to_vec();
+        followed.extend_from_slice(&[0x5b; 40]);
+        for item in [
+            padded(code),
+            Item::from(code.to_vec()),
+            Item {
+                buffer: followed.into(),
+                len: code.len(),
+            },
+        ] {
+            let ours = bytecode(item).unwrap();
+            assert_eq!(ours.bytes_slice(), revm.bytes_slice(), "{code:02x?}");
+            assert_eq!(ours.len(), revm.len());
+            assert_eq!(ours.legacy_jump_table(), revm.legacy_jump_table());
+            assert_eq!(ours.original_byte_slice(), code);
+            assert_eq!(ours, revm);
+        }
     }
 
     #[test]
@@ -143,7 +166,7 @@ mod tests {
     }
 
     #[test]
-    fn unpadded_or_delegating_codes_go_through_revm() {
+    fn unpadded_or_delegating_codes_are_revm_s() {
         let code = Bytes::from_static(&[opcode::PUSH1, 1]);
         let plain = bytecode(Item::from(code.clone())).unwrap();
         assert_eq!(plain, Bytecode::new_raw(code));
