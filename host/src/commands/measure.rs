@@ -39,8 +39,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// Run the standard guest (EIP-8025 I/O) on these input bytes instead of the block guest
-    /// on a block: print the decoded 43-byte result, natively and in the VM.
-    #[arg(long, conflicts_with_all = ["segments", "airs", "json"])]
+    /// on a block: print the decoded 43-byte result, natively and in the VM (with `--airs`,
+    /// where the cells go).
+    #[arg(long, conflicts_with_all = ["segments", "json"])]
     pub stateless_input: Option<PathBuf>,
 }
 
@@ -100,7 +101,7 @@ impl RunArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
         let mode = if self.native { Mode::Native } else { self.mode };
         if let Some(path) = &self.stateless_input {
-            return super::standard::run(path, mode, self.keccak, self.crypto);
+            return super::standard::run(path, mode, self.keccak, self.crypto, self.airs);
         }
         let spec = GuestSpec::block(self.keccak, self.crypto);
         let tables = Tables {

@@ -112,7 +112,13 @@ fn print_result(result: &StatelessValidationResult) {
 }
 
 /// `host run --stateless-input F`: the standard guest on the bytes of `path`.
-pub fn run(path: &Path, mode: Mode, keccak: Keccak, crypto: Crypto) -> anyhow::Result<ExitCode> {
+pub fn run(
+    path: &Path,
+    mode: Mode,
+    keccak: Keccak,
+    crypto: Crypto,
+    airs: bool,
+) -> anyhow::Result<ExitCode> {
     let bytes = read_input(path)?;
     let spec = (mode != Mode::Native)
         .then(|| GuestSpec::program(Program::Standard, keccak).with_crypto(crypto));
@@ -139,6 +145,9 @@ pub fn run(path: &Path, mode: Mode, keccak: Keccak, crypto: Crypto) -> anyhow::R
             metering.segments.len(),
             metering.memory_bytes as f64 / 1e9
         );
+        if airs {
+            print!("{}", print::airs_table(&metering.airs));
+        }
     }
     Ok(exit_status(result.successful_validation))
 }
