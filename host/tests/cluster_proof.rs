@@ -19,14 +19,13 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use host::cluster::{schema, Db};
-use host::guest::Keccak;
 use host::proof::{self, Proof, ProofError};
+use support::cli::{host, host_status};
 use support::pg::Pg;
 
 const BLOCK: &str = "devnet-small";
@@ -34,33 +33,6 @@ const SEGMENT_MEMORY_MIB: &str = "1280";
 
 fn blocks() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks")
-}
-
-/// Runs `host` with `args`; returns its exit code and stdout.
-fn host_status(args: &[&str]) -> (Option<i32>, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(args)
-        .output()
-        .expect("run host");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    println!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
-    (output.status.code(), stdout)
-}
-
-/// Runs `host` with `args`, asserting it succeeds; returns its stdout.
-fn host(args: &[&str]) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(args)
-        .output()
-        .expect("run host");
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    assert!(
-        output.status.success(),
-        "host {args:?} failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!("{stdout}");
-    stdout
 }
 
 fn worker(url: &str, name: &str) -> std::process::Child {
@@ -312,111 +284,8 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     ]);
     assert!(stdout.contains("VALID"), "{stdout}");
 
-    // Every refusal of `host verify`, each with its own error.
-    // A sound proof under the devnet's config, verified as mainnet's: named as another chain's,
-    // with the flag that accepts it; exit 2, not INVALID.
-    let (code, stdout) = host_status(&["verify", joined.to_str().unwrap()]);
-    assert_eq!(code, Some(2), "{stdout}");
-    assert!(
-        stdout.contains("OTHER CHAIN") && stdout.contains("verify with --chain devnet"),
-        "{stdout}"
-    );
-    match pinned.verify_block(&file, &program::ChainConfig::mainnet(), "mainnet") {
-        Err(proof::BlockProofError::ChainDigest { proved_name, .. }) => {
-            assert_eq!(proved_name, Some("devnet"))
-        }
-        other => panic!("expected another chain's digest, got {:?}", other.err()),
-    }
-    // A proof presented as one of another guest: named as such, exit 3; with --other-program
-    // it is checked against that program, and refused.
-    let mut probe = proof::read(&joined).unwrap();
-    probe.subject.bin = "keccak_alignment".into();
-    let probe_path = dir.join("probe.proof");
-    proof::write(&probe_path, &probe).unwrap();
-    let (code, stdout) = host_status(&["verify", probe_path.to_str().unwrap()]);
-    assert_eq!(code, Some(3), "{stdout}");
-    assert!(stdout.contains("not the block verifier"), "{stdout}");
-    let (code, stdout) = host_status(&["verify", probe_path.to_str().unwrap(), "--other-program"]);
-    assert_eq!(code, Some(1), "{stdout}");
-    assert!(stdout.contains("INVALID"), "{stdout}");
-    assert!(matches!(
-        pinned.verify_block(&probe, &native.chain, "devnet"),
-        Err(proof::BlockProofError::NotABlockProof(_))
-    ));
-    // Public values shorter than a block proof's: the claim cut to 100 bytes (the proof commits
-    // to them, so only the length is wrong).
-    let mut short = proof::read(&joined).unwrap();
-    short.public_values.truncate(100);
-    assert!(matches!(
-        pinned.verify_block(&short, &native.chain, "devnet"),
-        Err(proof::BlockProofError::ShortPublicValues(100))
-    ));
-    // Another VM layout (the baseline's public-value count) or aggregation key.
-    let mut layout = proof::read(&joined).unwrap();
-    if let Proof::Stark { baseline, .. } = &mut layout.proof {
-        baseline.num_user_pvs += 1;
-    }
-    match pinned.verify(&layout) {
-        Err(ProofError::Baseline { what, .. }) => {
-            assert_eq!(what, "VM layout or aggregation verifying keys")
-        }
-        other => panic!("another VM layout: {:?}", other.err()),
-    }
-    let mut height = proof::read(&joined).unwrap();
-    height.subject.log_stacked_height += 1;
-    assert!(matches!(
-        pinned.verify(&height),
-        Err(ProofError::NotPinned { .. })
-    ));
-
-    // A claim the proof does not commit to.
-    let mut claim = proof::read(&joined).unwrap();
-    claim.public_values[0] ^= 1;
-    assert!(matches!(
-        verifier.verify(&claim),
-        Err(ProofError::PublicValues { .. })
-    ));
-    // The proof presented as one of another program (the stock-keccak guest).
-    let mut other = proof::read(&joined).unwrap();
-    other.subject.keccak = Keccak::Stock;
-    match verifier.verify(&other) {
-        Err(ProofError::Baseline { what, .. }) => assert_eq!(what, "program commitment"),
-        other => panic!("a proof of another program: {:?}", other.err()),
-    }
-    // A flipped bit in the proof's bytes.
-    let flip = |file: &mut proof::ProofFile, at: usize| {
-        if let Proof::Stark { encoded, .. } = &mut file.proof {
-            encoded[at] ^= 0x10;
-        }
-    };
-    let mut flipped = proof::read(&joined).unwrap();
-    let len = match &flipped.proof {
-        Proof::Stark { encoded, .. } => encoded.len(),
-        Proof::App(_) => unreachable!(),
-    };
-    for at in [len / 3, len - 40] {
-        flip(&mut flipped, at);
-        // Refused by the proof system (or its decoder), not by a build or a file error.
-        match verifier.verify(&flipped) {
-            Err(ProofError::Vm(host::vm::VmError::Vm(message))) => {
-                println!("bit flipped at byte {at} of {len}: {message}")
-            }
-            other => panic!("a flipped bit at {at}: {:?}", other.err()),
-        }
-        assert!(
-            matches!(
-                pinned.verify(&flipped),
-                Err(ProofError::Vm(host::vm::VmError::Vm(_)))
-            ),
-            "a flipped bit at {at} verified against the pin"
-        );
-        flip(&mut flipped, at);
-    }
-    // A truncated file.
-    let bytes = std::fs::read(&joined).unwrap();
-    let cut = dir.join("cut.proof");
-    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
-    assert!(matches!(proof::read(&cut), Err(ProofError::File { .. })));
+    // Every refusal of `host verify` and of the verifiers, each with its own error.
+    support::refusals::every_refusal(&joined, &dir, &verifier, &pinned, &native);
 
     // The database is not trusted: the final artifact forged (a claim the proof does not
     // commit to, with a matching keccak) is refused by `host cluster wait`.
