@@ -43,6 +43,22 @@ pub const MAINNET: [(u64, &str); 3] = [
 pub const ROOT_23587691: &str =
     "0x44e6f38a566ff52b4d6acb3e6db2e827cabdf65195891057c5b698900104941a";
 
+/// The first `n` cases of the EF blockchain test `InitCollisionParis` (Cancun, one block each:
+/// EIP-7610 collisions), as the VM sample takes them.
+pub fn init_collision_cases(n: usize) -> Vec<host::ef_tests::vm::SampledCase> {
+    let file = shared_blocks_dir()
+        .join("../ef-tests/BlockchainTests/GeneralStateTests/stSStoreTest/InitCollisionParis.json");
+    (0..n)
+        .map(|d| host::ef_tests::vm::SampledCase {
+            file: file.clone(),
+            source: file.clone(),
+            network: "Cancun".into(),
+            name: format!("InitCollisionParis_d{d}g0v0_Cancun"),
+            blocks: 1,
+        })
+        .collect()
+}
+
 /// Loads a mainnet block.
 pub fn mainnet_block(number: u64) -> host::blocks::BlockData {
     host::blocks::load(&shared_blocks_dir().join("mainnet"), &number.to_string())

@@ -305,18 +305,8 @@ fn a_sample_of_invalid_blocks_is_false_in_the_standard_guest() {
 /// only storage) give the native public values in the VM, where revm alone would not collide.
 #[test]
 fn eip_7610_collisions_agree_in_the_vm() {
-    use host::ef_tests::vm::{run_sample, SampledCase};
-    let file = tests::shared_blocks_dir()
-        .join("../ef-tests/BlockchainTests/GeneralStateTests/stSStoreTest/InitCollisionParis.json");
-    let cases: Vec<SampledCase> = (0..4)
-        .map(|d| SampledCase {
-            file: file.clone(),
-            source: file.clone(),
-            network: "Cancun".into(),
-            name: format!("InitCollisionParis_d{d}g0v0_Cancun"),
-            blocks: 1,
-        })
-        .collect();
+    use host::ef_tests::vm::run_sample;
+    let cases = tests::init_collision_cases(4);
     let sample = run_sample(&cases).unwrap_or_else(|e| panic!("{e}"));
     assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
     assert_eq!(sample.valid_blocks, 4);

@@ -69,6 +69,10 @@ pub struct EfTestsArgs {
     /// How many cases the VM sample takes.
     #[arg(long, default_value_t = 24)]
     pub sample: usize,
+    /// The instructions each guest run of the VM sample may take: a guest still running then
+    /// is stopped and reported as over budget (default 2,000,000,000; 0: no budget).
+    #[arg(long, requires = "vm")]
+    pub max_instructions: Option<u64>,
 }
 
 #[derive(Args)]
@@ -106,7 +110,12 @@ impl FetchArgs {
 impl EfTestsArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
         if self.vm {
-            ef_tests_vm(&self.paths, self.json.as_deref(), self.sample)
+            let budget = match self.max_instructions {
+                None => Some(host::ef_tests::vm::DEFAULT_SAMPLE_BUDGET),
+                Some(0) => None,
+                Some(n) => Some(n),
+            };
+            ef_tests_vm(&self.paths, self.json.as_deref(), self.sample, budget)
         } else {
             ef_tests(&self.paths, self.json.as_deref(), self.threads)
         }
@@ -169,11 +178,37 @@ fn ef_tests(
     Ok(exit_status(summary.failed == 0))
 }
 
-fn ef_tests_vm(paths: &[PathBuf], json: Option<&Path>, k: usize) -> anyhow::Result<ExitCode> {
+fn ef_tests_vm(
+    paths: &[PathBuf],
+    json: Option<&Path>,
+    k: usize,
+    budget: Option<u64>,
+) -> anyhow::Result<ExitCode> {
     let files = host::ef_tests::discover(paths)?;
     let cases = host::ef_tests::vm::sample(&files, k);
-    eprintln!("{} cases sampled from {} files", cases.len(), files.len());
-    let sample = host::ef_tests::vm::run_sample(&cases)?;
+    let total = cases.len();
+    let limit = budget.map_or_else(|| "no".to_owned(), |n| n.to_string());
+    eprintln!(
+        "{total} cases sampled from {} files; {limit} instructions per guest run at most",
+        files.len()
+    );
+    let sample = host::ef_tests::vm::run_sample_with(&cases, budget, |end| {
+        let status = if !end.failures.is_empty() {
+            format!("FAIL ({})", end.failures.len())
+        } else if !end.over_budget.is_empty() {
+            "OVER BUDGET".to_owned()
+        } else {
+            "ok".to_owned()
+        };
+        eprintln!(
+            "[{}/{total}] {} {} ({} blocks): {status}, {:.1} s",
+            end.index + 1,
+            end.case.file.display(),
+            end.case.name,
+            end.case.blocks,
+            end.seconds
+        );
+    })?;
     print::print_ef_vm_sample(&sample);
     if let Some(path) = json {
         write_json(path, &sample)?;

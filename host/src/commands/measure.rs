@@ -43,6 +43,10 @@ pub struct RunArgs {
     /// where the cells go).
     #[arg(long, conflicts_with_all = ["segments", "json"])]
     pub stateless_input: Option<PathBuf>,
+    /// Stop the guest after this many instructions (VM modes): a guest still running then is
+    /// reported as over budget, and not measured.
+    #[arg(long)]
+    pub max_instructions: Option<u64>,
 }
 
 #[derive(Args)]
@@ -101,14 +105,26 @@ impl RunArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
         let mode = if self.native { Mode::Native } else { self.mode };
         if let Some(path) = &self.stateless_input {
-            return super::standard::run(path, mode, self.keccak, self.crypto, self.airs);
+            let how = super::standard::How {
+                mode,
+                keccak: self.keccak,
+                crypto: self.crypto,
+                airs: self.airs,
+                budget: self.max_instructions,
+            };
+            return super::standard::run(path, how);
         }
         let spec = GuestSpec::block(self.keccak, self.crypto);
         let tables = Tables {
             segments: self.segments,
             airs: self.airs,
         };
-        run(&self.target, mode, spec, tables, self.json.as_deref())
+        run(
+            &self.target,
+            (mode, spec, self.max_instructions),
+            tables,
+            self.json.as_deref(),
+        )
     }
 }
 
@@ -143,8 +159,7 @@ struct Tables {
 
 fn run(
     target: &Target,
-    mode: Mode,
-    spec: GuestSpec,
+    (mode, spec, budget): (Mode, GuestSpec, Option<u64>),
     tables: Tables,
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
@@ -152,6 +167,10 @@ fn run(
     let report = if mode == Mode::Native || native.verdict.is_err() {
         RunReport::native(&native)
     } else {
+        if let Some(budget) = budget {
+            host::vm::block::within_budget(&native, spec, budget)?;
+            eprintln!("within the budget of {budget} instructions");
+        }
         let report = run_in_vm(&native, mode, spec)?;
         print::print_vm_run(&report);
         print::print_metered(&report, tables.segments);

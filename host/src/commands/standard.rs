@@ -111,17 +111,34 @@ fn print_result(result: &StatelessValidationResult) {
     );
 }
 
+/// How `host run --stateless-input` runs the standard guest.
+pub struct How {
+    pub mode: Mode,
+    pub keccak: Keccak,
+    pub crypto: Crypto,
+    /// Print the per-AIR table.
+    pub airs: bool,
+    /// The instruction budget, checked before the measured run.
+    pub budget: Option<u64>,
+}
+
 /// `host run --stateless-input F`: the standard guest on the bytes of `path`.
-pub fn run(
-    path: &Path,
-    mode: Mode,
-    keccak: Keccak,
-    crypto: Crypto,
-    airs: bool,
-) -> anyhow::Result<ExitCode> {
+pub fn run(path: &Path, how: How) -> anyhow::Result<ExitCode> {
+    let How {
+        mode,
+        keccak,
+        crypto,
+        airs,
+        budget,
+    } = how;
     let bytes = read_input(path)?;
     let spec = (mode != Mode::Native)
         .then(|| GuestSpec::program(Program::Standard, keccak).with_crypto(crypto));
+    if let (Some(spec), Some(budget)) = (spec, budget) {
+        let vm = host::vm::Vm::new(spec.build()?, spec.public_values())?;
+        vm.execute_items_within(&[&bytes], Some(budget))?;
+        eprintln!("within the budget of {budget} instructions");
+    }
     let run = run_standard(&bytes, spec)?;
     let result = run.native.result;
     println!("{} ({} bytes), natively:", path.display(), bytes.len());

@@ -12,6 +12,10 @@
 //! The standard guest (EIP-8025) runs too, on each block's own standard input bytes: it must
 //! reveal the native result (`false` for every rejected block) then zero bytes; and where the
 //! fixture carries `statelessInputBytes`, on those, revealing its `statelessOutputBytes`.
+//!
+//! Every guest run has an instruction budget ([`DEFAULT_SAMPLE_BUDGET`] unless told): a guest
+//! still running after it is stopped and reported as over budget, neither agreeing nor failing,
+//! so one runaway case cannot hold up the rest. Each case is reported as it ends.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -23,6 +27,10 @@ use super::{case_chain, fixtures, read_cases, run_fixture_cases, Outcome, Valida
 use crate::guest::{Crypto, GuestSpec, Keccak, Program};
 use crate::standard::result_of_public;
 use crate::vm::{Vm, VmError};
+
+/// The instructions a sampled guest run may take: 2 G, ~30 s of execution here, twenty times a
+/// mainnet block's (24171384: 47.5 M) and far above any EF case that runs in reasonable time.
+pub const DEFAULT_SAMPLE_BUDGET: u64 = 2_000_000_000;
 
 /// A case picked for the sample.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -138,12 +146,43 @@ pub struct VmSample {
     pub fixture_outputs: usize,
     /// Every disagreement (or case failure), one line each.
     pub failures: Vec<String>,
+    /// Every guest run stopped at the budget, one line each.
+    pub over_budget: Vec<String>,
+    /// Cases with a failure.
+    pub cases_failed: usize,
+    /// Cases with no failure but a guest run over budget (neither passed nor failed).
+    pub cases_over_budget: usize,
     /// Wall time, seconds (the guest build included).
     pub wall_s: f64,
 }
 
-/// Runs `cases` natively and every block of them in the guest.
+/// How one sampled case ended, as [`run_sample_with`] reports it.
+#[derive(Debug, Clone)]
+pub struct CaseEnd<'a> {
+    /// Its position in the sample, from 0.
+    pub index: usize,
+    /// The case.
+    pub case: &'a SampledCase,
+    /// Its disagreements and failures.
+    pub failures: &'a [String],
+    /// Its guest runs stopped at the budget.
+    pub over_budget: &'a [String],
+    /// Wall time, seconds.
+    pub seconds: f64,
+}
+
+/// [`run_sample_with`] under [`DEFAULT_SAMPLE_BUDGET`], reporting nothing as it goes.
 pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
+    run_sample_with(cases, Some(DEFAULT_SAMPLE_BUDGET), |_| {})
+}
+
+/// Runs `cases` natively and every block of them in the guest, each guest run under `budget`
+/// instructions (none: unbounded), calling `on_case` as each case ends.
+pub fn run_sample_with(
+    cases: &[SampledCase],
+    budget: Option<u64>,
+    mut on_case: impl FnMut(CaseEnd<'_>),
+) -> Result<VmSample, VmError> {
     let started = std::time::Instant::now();
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let vm = Vm::new(spec.build()?, spec.public_values())?;
@@ -153,12 +192,14 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
         cases: cases.to_vec(),
         ..VmSample::default()
     };
-    for case in cases {
+    for (case_index, case) in cases.iter().enumerate() {
+        let case_started = std::time::Instant::now();
+        let (failed_before, over_before) = (out.failures.len(), out.over_budget.len());
         let mut index = 0;
         let mut check = |block: Validated<'_>| {
             let label = format!("{} {} block {index}", case.file.display(), case.name);
             index += 1;
-            check_standard(&standard, &label, block.standard, &mut out);
+            check_standard(&standard, &label, block.standard, budget, &mut out);
             let bytes = StatelessInput {
                 block: block.block.to_vec().into(),
                 witness: block.witness.clone(),
@@ -167,8 +208,12 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
             .to_items();
             match (
                 block.result,
-                vm.execute_items(&crate::vm::slices(&bytes)).as_deref(),
+                vm.execute_items_within(&crate::vm::slices(&bytes), budget)
+                    .as_deref(),
             ) {
+                (_, Err(VmError::OverBudget(n))) => out
+                    .over_budget
+                    .push(format!("{label}: the block guest, {n} instructions")),
                 (Ok(native), Ok(public)) => {
                     let expected = PublicValues::new(native, block.chain);
                     if PublicValues::from_bytes(public) == Some(expected) {
@@ -218,6 +263,18 @@ pub fn run_sample(cases: &[SampledCase]) -> Result<VmSample, VmError> {
                     .push(format!("{} {}: {reason}", case.file.display(), case.name));
             }
         }
+        if out.failures.len() > failed_before {
+            out.cases_failed += 1;
+        } else if out.over_budget.len() > over_before {
+            out.cases_over_budget += 1;
+        }
+        on_case(CaseEnd {
+            index: case_index,
+            case,
+            failures: &out.failures[failed_before..],
+            over_budget: &out.over_budget[over_before..],
+            seconds: case_started.elapsed().as_secs_f64(),
+        });
     }
     out.wall_s = started.elapsed().as_secs_f64();
     Ok(out)
@@ -228,11 +285,15 @@ fn check_standard(
     vm: &Vm,
     label: &str,
     inputs: super::case::StandardInputs<'_>,
+    budget: Option<u64>,
     out: &mut VmSample,
 ) {
     if let Some(bytes) = inputs.ours {
         let native = program::standard::validate(bytes, &stateless_ssz::Sha2Hasher).result;
-        match vm.execute(bytes) {
+        match vm.execute_items_within(&[bytes], budget) {
+            Err(VmError::OverBudget(n)) => out
+                .over_budget
+                .push(format!("{label}: the standard guest, {n} instructions")),
             Ok(public) if result_of_public(&public) == Some(native) => {
                 out.standard_blocks += 1;
                 out.standard_false += usize::from(!native.successful_validation);
@@ -248,7 +309,10 @@ fn check_standard(
         }
     }
     if let Some((input, output)) = inputs.fixture {
-        match vm.execute(input) {
+        match vm.execute_items_within(&[input], budget) {
+            Err(VmError::OverBudget(n)) => out.over_budget.push(format!(
+                "{label}: the standard guest on statelessInputBytes, {n} instructions"
+            )),
             Ok(public) if result_of_public(&public).map(|r| r.to_bytes().to_vec()) == Some(output.to_vec()) => {
                 out.fixture_outputs += 1
             }

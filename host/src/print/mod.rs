@@ -146,6 +146,9 @@ pub fn print_ef_vm_sample(sample: &VmSample) {
     for failure in &sample.failures {
         println!("FAIL {failure}");
     }
+    for line in &sample.over_budget {
+        println!("OVER BUDGET {line} reached, stopped");
+    }
     println!(
         "in the VM: {} valid blocks with the native public values, {} rejected blocks rejected, {:.1} s",
         sample.valid_blocks, sample.rejected_blocks, sample.wall_s
@@ -155,9 +158,10 @@ pub fn print_ef_vm_sample(sample: &VmSample) {
         sample.standard_blocks, sample.standard_false, sample.fixture_outputs
     );
     println!(
-        "{} passed, {} failed",
-        sample.cases.len().saturating_sub(sample.failures.len()),
-        sample.failures.len()
+        "{} passed, {} failed, {} over budget",
+        sample.cases.len() - sample.cases_failed - sample.cases_over_budget,
+        sample.cases_failed,
+        sample.cases_over_budget
     );
 }
 

@@ -104,6 +104,18 @@ pub fn run_block(
     })
 }
 
+/// Runs guest `spec` on the block's input for at most `budget` instructions and discards the
+/// result: `Err` ([`VmError::OverBudget`]) for a guest still running then. What `host run
+/// --max-instructions` checks before the measured run, which OpenVM's metering cannot stop.
+pub fn within_budget(run: &NativeRun, spec: GuestSpec, budget: u64) -> Result<(), VmRunError> {
+    let vm = Vm::new(spec.build()?, spec.public_values())?;
+    match vm.execute_items_within(&super::slices(&run.guest_input()), Some(budget)) {
+        // The verdict is the measured run's to check.
+        Ok(_) | Err(VmError::Refused(_)) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Checks the public values a guest revealed (a census build's tail after them is ignored)
 /// against those of the native run: when it found the block valid, they must be its values;
 /// when not, there must be none.

@@ -1,6 +1,7 @@
 //! The guest in the OpenVM VM: its configuration ([`config`]), plain execution (here),
-//! metering ([`meter`], with why each segment ended: [`segments`]), and the block guest run against its native verdict ([`block`]). Guest
-//! ELFs come from [`crate::guest`]; proving is [`crate::proof`].
+//! execution under an instruction budget ([`budget`]), metering ([`meter`], with why each
+//! segment ended: [`segments`]), and the block guest run against its native verdict
+//! ([`block`]). Guest ELFs come from [`crate::guest`]; proving is [`crate::proof`].
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,6 +12,7 @@ use openvm_stark_sdk::config::MAX_APP_LOG_STACKED_HEIGHT;
 use openvm_transpiler::elf::Elf;
 
 pub mod block;
+pub mod budget;
 pub mod config;
 pub mod meter;
 pub mod segments;
@@ -44,6 +46,10 @@ pub enum VmError {
     /// input unusable.
     #[error("the guest found the block {}", .0.name())]
     Refused(program::Verdict),
+    /// The guest was still running after its instruction budget ([`Vm::execute_items_within`]):
+    /// stopped there, no verdict.
+    #[error("over budget: still running after {0} instructions, stopped there")]
+    OverBudget(u64),
 }
 
 pub(crate) fn vm_err(e: impl std::fmt::Display) -> VmError {
