@@ -8,7 +8,7 @@ mod commands;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{cluster, data, measure, proving, standard};
+use commands::{cluster, data, measure, proving, standard, worst};
 
 #[derive(Parser)]
 #[command(
@@ -63,6 +63,10 @@ enum Command {
     /// Write a block's standard stateless input (EIP-8025 `statelessInputBytes`: schema id,
     /// then the SSZ `StatelessInput`), which `host run --stateless-input` runs.
     StatelessInput(standard::StatelessInputArgs),
+    /// Meter the worst-case suite: every `host gen --worst` category (generated here), the EEST
+    /// worst-case blocks and the mainnet blocks, in one table of instructions, main cells and
+    /// segments per gas, with each block's ratio to the mainnet average.
+    Worst(worst::WorstArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +84,7 @@ fn main() -> ExitCode {
         Command::Gen(args) => args.exec(),
         Command::Cluster(args) => cluster::run(args),
         Command::StatelessInput(args) => args.exec(),
+        Command::Worst(args) => args.exec(),
     };
     result.unwrap_or_else(|e| {
         eprintln!("error: {e}");

@@ -77,9 +77,20 @@ pub struct EfTestsArgs {
 
 #[derive(Args)]
 pub struct GenArgs {
-    /// Output directory. Default: the project's `blocks/`.
+    /// Output directory. Default: the project's `blocks/` (with `--worst`, its fetched-block
+    /// cache `blocks/cache/`, where `host run --block worst-NAME` finds it).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Instead of the devnet blocks, a worst-case block `worst-NAME` that spends its gas on one
+    /// thing (`all`: every category; `list`: list them).
+    #[arg(long, value_name = "CATEGORY")]
+    pub worst: Option<String>,
+    /// With `--worst`: the block's gas, split into transactions of at most 2^24 (EIP-7825).
+    #[arg(long, default_value_t = host::gen::worst::DEFAULT_GAS, requires = "worst")]
+    pub gas: u64,
+    /// With `--worst`: the pricing (every fork through this one, from genesis).
+    #[arg(long, value_enum, default_value_t = host::gen::Fork::Osaka, requires = "worst")]
+    pub fork: host::gen::Fork,
 }
 
 impl WitnessArgs {
@@ -124,7 +135,10 @@ impl EfTestsArgs {
 
 impl GenArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
-        gen(self.out)
+        match &self.worst {
+            Some(name) => super::worst::gen(name, self.gas, self.fork, self.out),
+            None => gen(self.out),
+        }
     }
 }
 

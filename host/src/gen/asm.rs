@@ -20,62 +20,98 @@ pub fn deployed_topic() -> B256 {
 }
 
 // The opcodes used.
-const STOP: u8 = 0x00;
-const ADD: u8 = 0x01;
-const SUB: u8 = 0x03;
-const LT: u8 = 0x10;
-const ISZERO: u8 = 0x15;
-const SHA3: u8 = 0x20;
-const CALLER: u8 = 0x33;
-const CALLDATALOAD: u8 = 0x35;
-const CODECOPY: u8 = 0x39;
-const MSTORE: u8 = 0x52;
-const SLOAD: u8 = 0x54;
-const SSTORE: u8 = 0x55;
-const JUMP: u8 = 0x56;
-const JUMPI: u8 = 0x57;
-const JUMPDEST: u8 = 0x5b;
-const PUSH1: u8 = 0x60;
-const PUSH2: u8 = 0x61;
-const PUSH32: u8 = 0x7f;
-const DUP1: u8 = 0x80;
-const DUP2: u8 = 0x81;
-const DUP3: u8 = 0x82;
-const DUP4: u8 = 0x83;
-const SWAP1: u8 = 0x90;
-const LOG1: u8 = 0xa1;
-const LOG2: u8 = 0xa2;
-const LOG3: u8 = 0xa3;
-const CREATE2: u8 = 0xf5;
-const RETURN: u8 = 0xf3;
-const REVERT: u8 = 0xfd;
+pub(crate) const STOP: u8 = 0x00;
+pub(crate) const ADD: u8 = 0x01;
+pub(crate) const SUB: u8 = 0x03;
+pub(crate) const LT: u8 = 0x10;
+pub(crate) const ISZERO: u8 = 0x15;
+pub(crate) const SHA3: u8 = 0x20;
+pub(crate) const CALLER: u8 = 0x33;
+pub(crate) const CALLDATALOAD: u8 = 0x35;
+pub(crate) const CODECOPY: u8 = 0x39;
+pub(crate) const MSTORE: u8 = 0x52;
+pub(crate) const SLOAD: u8 = 0x54;
+pub(crate) const SSTORE: u8 = 0x55;
+pub(crate) const JUMP: u8 = 0x56;
+pub(crate) const JUMPI: u8 = 0x57;
+pub(crate) const JUMPDEST: u8 = 0x5b;
+pub(crate) const PUSH1: u8 = 0x60;
+pub(crate) const PUSH2: u8 = 0x61;
+pub(crate) const PUSH32: u8 = 0x7f;
+pub(crate) const DUP1: u8 = 0x80;
+pub(crate) const DUP2: u8 = 0x81;
+pub(crate) const DUP3: u8 = 0x82;
+pub(crate) const DUP4: u8 = 0x83;
+pub(crate) const SWAP1: u8 = 0x90;
+pub(crate) const LOG1: u8 = 0xa1;
+pub(crate) const LOG2: u8 = 0xa2;
+pub(crate) const LOG3: u8 = 0xa3;
+pub(crate) const CREATE2: u8 = 0xf5;
+pub(crate) const RETURN: u8 = 0xf3;
+pub(crate) const REVERT: u8 = 0xfd;
+pub(crate) const GT: u8 = 0x11;
+pub(crate) const ADDRESS: u8 = 0x30;
+pub(crate) const BALANCE: u8 = 0x31;
+pub(crate) const EXTCODESIZE: u8 = 0x3b;
+pub(crate) const EXTCODECOPY: u8 = 0x3c;
+pub(crate) const EXTCODEHASH: u8 = 0x3f;
+pub(crate) const BLOCKHASH: u8 = 0x40;
+pub(crate) const NUMBER: u8 = 0x43;
+pub(crate) const POP: u8 = 0x50;
+pub(crate) const MLOAD: u8 = 0x51;
+pub(crate) const MSTORE8: u8 = 0x53;
+pub(crate) const MSIZE: u8 = 0x59;
+pub(crate) const GAS: u8 = 0x5a;
+pub(crate) const MCOPY: u8 = 0x5e;
+pub(crate) const LOG0: u8 = 0xa0;
+pub(crate) const LOG4: u8 = 0xa4;
+pub(crate) const CALL: u8 = 0xf1;
+pub(crate) const STATICCALL: u8 = 0xfa;
+pub(crate) const INVALID: u8 = 0xfe;
+pub(crate) const SELFDESTRUCT: u8 = 0xff;
 
 /// Bytecode with named labels; `PUSH2 label` is patched when the label is placed.
 #[derive(Default)]
-struct Asm {
+pub(crate) struct Asm {
     code: Vec<u8>,
     labels: HashMap<&'static str, usize>,
     fixups: Vec<(usize, &'static str)>,
 }
 
 impl Asm {
-    fn ops(&mut self, ops: &[u8]) -> &mut Self {
+    pub(crate) fn ops(&mut self, ops: &[u8]) -> &mut Self {
         self.code.extend_from_slice(ops);
         self
     }
 
-    fn push1(&mut self, value: u8) -> &mut Self {
+    pub(crate) fn push1(&mut self, value: u8) -> &mut Self {
         self.ops(&[PUSH1, value])
     }
 
-    fn push32(&mut self, value: B256) -> &mut Self {
+    pub(crate) fn push32(&mut self, value: B256) -> &mut Self {
         self.code.push(PUSH32);
         self.code.extend_from_slice(value.as_slice());
         self
     }
 
+    /// `value` with the shortest `PUSHn` that holds it (`PUSH1 0` for zero).
+    pub(crate) fn push(&mut self, value: u64) -> &mut Self {
+        let bytes = value.to_be_bytes();
+        let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
+        self.code.push(PUSH1 + (7 - skip) as u8);
+        self.code.extend_from_slice(&bytes[skip..]);
+        self
+    }
+
+    /// A 20-byte `value` with `PUSH20`.
+    pub(crate) fn push_address(&mut self, value: alloy_primitives::Address) -> &mut Self {
+        self.code.push(PUSH1 + 19);
+        self.code.extend_from_slice(value.as_slice());
+        self
+    }
+
     /// `PUSH2 <label's offset>`.
-    fn push_label(&mut self, label: &'static str) -> &mut Self {
+    pub(crate) fn push_label(&mut self, label: &'static str) -> &mut Self {
         self.code.push(PUSH2);
         self.fixups.push((self.code.len(), label));
         self.code.extend_from_slice(&[0, 0]);
@@ -83,13 +119,13 @@ impl Asm {
     }
 
     /// Places `label` here (a `JUMPDEST`).
-    fn label(&mut self, label: &'static str) -> &mut Self {
+    pub(crate) fn label(&mut self, label: &'static str) -> &mut Self {
         self.labels.insert(label, self.code.len());
         self.ops(&[JUMPDEST])
     }
 
     /// Places `label` here without a `JUMPDEST` (data, not a jump target).
-    fn data_label(&mut self, label: &'static str) -> &mut Self {
+    pub(crate) fn data_label(&mut self, label: &'static str) -> &mut Self {
         self.labels.insert(label, self.code.len());
         self
     }
@@ -99,9 +135,9 @@ impl Asm {
         self.label("revert").push1(0).ops(&[DUP1, REVERT])
     }
 
-    fn finish(mut self) -> Bytes {
+    pub(crate) fn finish(mut self) -> Bytes {
         for (at, label) in std::mem::take(&mut self.fixups) {
-            let target = u16::try_from(self.labels[label]).expect("contracts are small");
+            let target = u16::try_from(self.labels[label]).expect("contracts are under 64 KiB");
             self.code[at..at + 2].copy_from_slice(&target.to_be_bytes());
         }
         self.code.into()

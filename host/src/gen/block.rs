@@ -42,7 +42,7 @@ where
 }
 
 /// An EIP-1559 call from `key` (at `nonce`) to `to` with `input`.
-fn call(
+pub(super) fn call(
     devnet: &Devnet,
     key: usize,
     nonce: u64,
@@ -180,14 +180,17 @@ fn withdrawals(devnet: &Devnet) -> Vec<Withdrawal> {
 }
 
 /// Executes `transactions` and `withdrawals` as block 1 on the genesis and seals the header.
-fn seal(
+pub(super) fn seal(
     devnet: &Devnet,
-    id: &'static str,
-    description: &'static str,
+    id: &str,
+    description: &str,
     transactions: Vec<TxEnvelope>,
     withdrawals: Vec<Withdrawal>,
 ) -> Result<Generated, GenError> {
-    let invalid = |source: ValidationError| GenError::Invalid { id, source };
+    let invalid = |source: ValidationError| GenError::Invalid {
+        id: id.to_owned(),
+        source: Box::new(source),
+    };
     let parent = &devnet.header;
     let chain = &devnet.chain;
     let timestamp = parent.timestamp + 12;
@@ -241,18 +244,20 @@ fn seal(
         .iter()
         .fold(Bloom::ZERO, |acc, r| acc | r.bloom());
     header.requests_hash = Some(result.requests.requests_hash());
+    let succeeded = result.receipts.iter().map(|r| r.status()).collect();
     drop(senders);
 
     let block_rlp = alloy_rlp::encode(&block);
     // The generator's block must pass the validator it is made for.
     let output = program::validate_block(&block_rlp, witness, chain).map_err(invalid)?;
     Ok(Generated {
-        id,
-        description,
+        id: id.to_owned(),
+        description: description.to_owned(),
         withdrawals: block.body.withdrawals.as_ref().map_or(0, |w| w.len()),
         block_rlp,
         witness: witness.clone(),
         output,
+        succeeded,
     })
 }
 

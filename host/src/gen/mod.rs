@@ -18,6 +18,7 @@
 
 pub mod asm;
 mod block;
+pub mod worst;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,9 +65,9 @@ pub enum GenError {
     #[error("generated block {id} is invalid: {source}")]
     Invalid {
         /// Which block.
-        id: &'static str,
+        id: String,
         /// Why.
-        source: ValidationError,
+        source: Box<ValidationError>,
     },
     /// Writing a file failed.
     #[error("cannot write {path}: {source}")]
@@ -116,7 +117,18 @@ fn ether(n: u64) -> U256 {
     U256::from(n) * U256::from(10u64).pow(U256::from(18))
 }
 
-fn chain_json() -> Value {
+/// The last fork a generated chain activates (all from genesis).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Fork {
+    /// Prague (EIP-2537 BLS12-381, EIP-7623 calldata floor; no EIP-7825 cap).
+    Prague,
+    /// Osaka: mainnet's rules now (EIP-7883 modexp pricing, EIP-7823 bounds, EIP-7825
+    /// transaction gas cap, EIP-7951 P256VERIFY).
+    Osaka,
+}
+
+fn chain_json(fork: Fork) -> Value {
     let mut config = json!({
         "chain_id": CHAIN_ID,
         "terminal_total_difficulty": "0x0",
@@ -137,7 +149,11 @@ fn chain_json() -> Value {
     ] {
         config[format!("{fork}_block")] = json!(0);
     }
-    for fork in ["shanghai", "cancun", "prague", "osaka"] {
+    let timed: &[&str] = match fork {
+        Fork::Prague => &["shanghai", "cancun", "prague"],
+        Fork::Osaka => &["shanghai", "cancun", "prague", "osaka"],
+    };
+    for fork in timed {
         config[format!("{fork}_time")] = json!(0);
     }
     config
@@ -146,8 +162,18 @@ fn chain_json() -> Value {
 impl Devnet {
     /// Builds the genesis.
     pub fn new() -> Result<Self, GenError> {
+        Self::with(BTreeMap::new(), GAS_LIMIT, Fork::Osaka)
+    }
+
+    /// Builds a genesis holding `extra` accounts besides the devnet's own, with block gas
+    /// limit `gas_limit`, every fork through `fork` active.
+    pub fn with(
+        extra: BTreeMap<Address, GenesisAccount>,
+        gas_limit: u64,
+        fork: Fork,
+    ) -> Result<Self, GenError> {
         let keys: Vec<SigningKey> = (0..EOAS).map(key).collect();
-        let mut alloc = BTreeMap::new();
+        let mut alloc = extra;
         let mut token = GenesisAccount {
             code: asm::token(),
             ..Default::default()
@@ -203,7 +229,7 @@ impl Devnet {
             state_root,
             transactions_root: EMPTY_ROOT_HASH,
             receipts_root: EMPTY_ROOT_HASH,
-            gas_limit: GAS_LIMIT,
+            gas_limit,
             timestamp: GENESIS_TIMESTAMP,
             extra_data: Bytes::from_static(b"stateless-verifier devnet"),
             nonce: B64::ZERO,
@@ -216,7 +242,7 @@ impl Devnet {
             ..Default::default()
         };
         witness.headers = vec![alloy_rlp::encode(&header).into()];
-        let chain_json = chain_json();
+        let chain_json = chain_json(fork);
         let chain = crate::chain::from_genesis_config(&chain_json)
             .expect("the generator's own chain config parses");
         Ok(Self {
@@ -266,9 +292,9 @@ impl Devnet {
 /// A generated block.
 pub struct Generated {
     /// Its id (file stem).
-    pub id: &'static str,
+    pub id: String,
     /// What it holds.
-    pub description: &'static str,
+    pub description: String,
     /// The block's RLP.
     pub block_rlp: Vec<u8>,
     /// Its witness.
@@ -277,6 +303,33 @@ pub struct Generated {
     pub output: BlockOutput,
     /// Withdrawals.
     pub withdrawals: usize,
+    /// Per transaction, whether it succeeded (its receipt's status).
+    pub succeeded: Vec<bool>,
+}
+
+impl Generated {
+    /// Writes `<id>.block.rlp`, `<id>.witness.json` and `<id>.chain.json` (`chain_json`) into
+    /// `dir`; returns the block file's path.
+    pub fn write(&self, dir: &Path, chain_json: &Value) -> Result<PathBuf, GenError> {
+        std::fs::create_dir_all(dir).map_err(|source| GenError::Write {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let (block_path, witness_path) = crate::blocks::block_paths(dir, &self.id);
+        write(&block_path, &self.block_rlp)?;
+        let witness = json!({
+            "state": self.witness.state,
+            "codes": self.witness.codes,
+            "keys": [],
+            "headers": self.witness.headers,
+        });
+        write(&witness_path, &pretty(&witness))?;
+        write(
+            &dir.join(format!("{}.chain.json", self.id)),
+            &pretty(chain_json),
+        )?;
+        Ok(block_path)
+    }
 }
 
 fn write(path: &Path, bytes: &[u8]) -> Result<(), GenError> {
@@ -305,19 +358,7 @@ pub fn write_all(dir: &Path) -> Result<Vec<String>, GenError> {
     let mut lines = Vec::new();
     let mut manifest = Vec::new();
     for block in &blocks {
-        let (block_path, witness_path) = crate::blocks::block_paths(dir, block.id);
-        write(&block_path, &block.block_rlp)?;
-        let witness = json!({
-            "state": block.witness.state,
-            "codes": block.witness.codes,
-            "keys": [],
-            "headers": block.witness.headers,
-        });
-        write(&witness_path, &pretty(&witness))?;
-        write(
-            &dir.join(format!("{}.chain.json", block.id)),
-            &pretty(&devnet.chain_json),
-        )?;
+        let block_path = block.write(dir, &devnet.chain_json)?;
         let o = &block.output;
         manifest.push(json!({
             "id": block.id,

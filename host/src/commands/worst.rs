@@ -1,0 +1,302 @@
+//! `host gen --worst` and `host worst`: the worst-case suite, generated and metered.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use host::gen::worst::{self, CATEGORIES, DEFAULT_GAS};
+use host::gen::Fork;
+use host::guest::{Crypto, GuestSpec, Keccak};
+use host::native::run_native;
+use host::print::write_json;
+use host::report::{run_in_vm, Mode};
+use serde::Serialize;
+
+/// The EEST worst-case blocks, where the shared data holds them.
+const EEST_DIR: &str = "../shared/blocks/eest-zkevm";
+/// The mainnet blocks the ratios are to, where the shared data holds them.
+const MAINNET_DIR: &str = "../shared/blocks/mainnet";
+const MAINNET: [&str; 2] = ["24171384", "21882667"];
+
+#[derive(Args)]
+pub struct WorstArgs {
+    /// Block gas per generated category.
+    #[arg(long, default_value_t = DEFAULT_GAS)]
+    pub gas: u64,
+    /// The pricing: every fork through this one, from genesis.
+    #[arg(long, value_enum, default_value_t = Fork::Osaka)]
+    pub fork: Fork,
+    /// Only these categories (comma-separated names; `host gen --worst list` lists them).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
+    /// Where the generated blocks are written. Default: the fetched-block cache
+    /// (`blocks/cache/`), where `host run --block worst-NAME` finds them.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The EEST worst-case blocks (Prague pricing) to meter too. Default: `../shared/blocks/eest-zkevm`
+    /// when it exists.
+    #[arg(long)]
+    pub eest_dir: Option<PathBuf>,
+    /// Skip the EEST blocks.
+    #[arg(long)]
+    pub no_eest: bool,
+    /// Where 24171384 and 21882667 are (the mainnet average the ratios are to). Default:
+    /// `../shared/blocks/mainnet` when it exists; without them there is no ratio.
+    #[arg(long)]
+    pub mainnet_dir: Option<PathBuf>,
+    /// Stop a guest after this many instructions (checked before metering it): it is
+    /// reported as over budget.
+    #[arg(long, default_value_t = 50_000_000_000)]
+    pub max_instructions: u64,
+    /// Write the table as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// The block.
+    pub block: String,
+    /// `generated (osaka)`, `EEST (prague)` or `mainnet`.
+    pub source: String,
+    /// Gas used.
+    pub gas: u64,
+    /// Transactions.
+    pub txs: u64,
+    /// Guest instructions (metered).
+    pub instructions: Option<u64>,
+    /// Main-trace cells (metered).
+    pub main_cells: Option<u64>,
+    /// Segments.
+    pub segments: Option<u64>,
+    /// What went wrong instead, if anything.
+    pub note: Option<String>,
+}
+
+impl Row {
+    fn per_gas(&self, value: Option<u64>) -> Option<f64> {
+        value.map(|v| v as f64 / self.gas.max(1) as f64)
+    }
+}
+
+/// `host gen --worst NAME|all|list`.
+pub fn gen(name: &str, gas: u64, fork: Fork, out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    if name == "list" {
+        for c in CATEGORIES {
+            println!("{:<24} {:<16} {}", c.name, c.group, c.about);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let out = out.unwrap_or_else(host::blocks::cache_dir);
+    let chosen: Vec<_> = if name == "all" {
+        CATEGORIES.iter().collect()
+    } else {
+        vec![worst::category(name)?]
+    };
+    for (i, category) in chosen.iter().enumerate() {
+        let made = worst::generate(category, gas, fork)?;
+        let path = made.block.write(&out, &made.chain_json)?;
+        let o = &made.block.output;
+        println!(
+            "[{}/{}] {}: {} transactions, {} gas -> {}",
+            i + 1,
+            chosen.len(),
+            made.block.id,
+            o.tx_count,
+            o.gas_used,
+            path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+impl WorstArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        let out = self.out.clone().unwrap_or_else(host::blocks::cache_dir);
+        let chosen: Vec<_> = if self.only.is_empty() {
+            CATEGORIES.iter().collect()
+        } else {
+            let found: Result<Vec<_>, _> = self.only.iter().map(|n| worst::category(n)).collect();
+            found?
+        };
+        let mut jobs: Vec<(PathBuf, String, String)> = Vec::new();
+        let mut rows = Vec::new();
+        let source = format!("generated ({})", fork_name(self.fork));
+        for category in chosen {
+            match worst::generate(category, self.gas, self.fork) {
+                Ok(made) => {
+                    made.block.write(&out, &made.chain_json)?;
+                    jobs.push((out.clone(), made.block.id.clone(), source.clone()));
+                }
+                Err(e) => rows.push(Row {
+                    block: format!("worst-{}", category.name),
+                    source: source.clone(),
+                    gas: 0,
+                    txs: 0,
+                    instructions: None,
+                    main_cells: None,
+                    segments: None,
+                    note: Some(e.to_string()),
+                }),
+            }
+        }
+        if !self.no_eest {
+            let dir = self.eest_dir.clone().unwrap_or_else(|| EEST_DIR.into());
+            if dir.is_dir() {
+                for id in block_ids(&dir)? {
+                    jobs.push((dir.clone(), id, "EEST (prague)".to_owned()));
+                }
+            }
+        }
+        let mainnet_dir = self
+            .mainnet_dir
+            .clone()
+            .unwrap_or_else(|| MAINNET_DIR.into());
+        if mainnet_dir.is_dir() {
+            for id in MAINNET {
+                jobs.push((mainnet_dir.clone(), id.to_owned(), "mainnet".to_owned()));
+            }
+        }
+        let total = jobs.len();
+        for (i, (dir, id, source)) in jobs.into_iter().enumerate() {
+            eprintln!("[{}/{total}] {id} ({source}) ...", i + 1);
+            let row = measure(&dir, &id, source, self.max_instructions);
+            eprintln!("[{}/{total}] {}", i + 1, summary(&row));
+            rows.push(row);
+        }
+        let mainnet = mainnet_average(&rows);
+        print_table(&rows, mainnet);
+        if let Some(path) = &self.json {
+            write_json(
+                path,
+                &serde_json::json!({ "mainnet_cells_per_gas": mainnet, "rows": rows }),
+            )?;
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+}
+
+fn fork_name(fork: Fork) -> &'static str {
+    match fork {
+        Fork::Prague => "prague",
+        Fork::Osaka => "osaka",
+    }
+}
+
+/// The ids of the blocks in `dir` (`<id>.block.rlp`), sorted.
+fn block_ids(dir: &Path) -> anyhow::Result<Vec<String>> {
+    let mut ids: Vec<String> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".block.rlp").map(str::to_owned)
+        })
+        .collect();
+    ids.sort();
+    Ok(ids)
+}
+
+/// Validates block `id` natively, checks the budget, and meters it.
+fn measure(dir: &Path, id: &str, source: String, budget: u64) -> Row {
+    let mut row = Row {
+        block: id.to_owned(),
+        source,
+        gas: 0,
+        txs: 0,
+        instructions: None,
+        main_cells: None,
+        segments: None,
+        note: None,
+    };
+    let native = match run_native(dir, id, None) {
+        Ok(native) => native,
+        Err(e) => {
+            row.note = Some(e.to_string());
+            return row;
+        }
+    };
+    match &native.verdict {
+        Ok(out) => {
+            row.gas = out.gas_used;
+            row.txs = out.tx_count as u64;
+        }
+        Err(e) => {
+            row.note = Some(format!("not valid natively: {e}"));
+            return row;
+        }
+    }
+    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    if let Err(e) = host::vm::block::within_budget(&native, spec, budget) {
+        row.note = Some(e.to_string());
+        return row;
+    }
+    match run_in_vm(&native, Mode::Metered, spec) {
+        Ok(report) if report.valid => {
+            row.instructions = report.instructions;
+            row.main_cells = report.main_cells;
+            row.segments = report.segments;
+        }
+        Ok(report) => row.note = Some(format!("the guest says {}", report.verdict)),
+        Err(e) => row.note = Some(e.to_string()),
+    }
+    row
+}
+
+fn summary(row: &Row) -> String {
+    match (&row.note, row.per_gas(row.main_cells)) {
+        (Some(note), _) => format!("{}: {note}", row.block),
+        (None, Some(cells)) => format!(
+            "{}: {} gas, {cells:.0} main cells per gas",
+            row.block, row.gas
+        ),
+        (None, None) => format!("{}: no figures", row.block),
+    }
+}
+
+/// The mean of the mainnet blocks' main cells per gas.
+fn mainnet_average(rows: &[Row]) -> Option<f64> {
+    let figures: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.source == "mainnet")
+        .filter_map(|r| r.per_gas(r.main_cells))
+        .collect();
+    (figures.len() == MAINNET.len()).then(|| figures.iter().sum::<f64>() / figures.len() as f64)
+}
+
+fn print_table(rows: &[Row], mainnet: Option<f64>) {
+    println!(
+        "| block | source | gas | txs | instructions/gas | main cells/gas | segments per 60 M gas | × mainnet cells/gas |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        let key = |r: &Row| r.per_gas(r.main_cells).unwrap_or(f64::INFINITY);
+        key(b).total_cmp(&key(a))
+    });
+    for row in sorted {
+        if let Some(note) = &row.note {
+            println!(
+                "| {} | {} | {} | {} | {note} | | | |",
+                row.block, row.source, row.gas, row.txs
+            );
+            continue;
+        }
+        let instructions = row.per_gas(row.instructions).unwrap_or(0.0);
+        let cells = row.per_gas(row.main_cells).unwrap_or(0.0);
+        let segments = row.segments.unwrap_or(0) as f64 * 60e6 / row.gas.max(1) as f64;
+        let ratio = mainnet.map_or("-".to_owned(), |m| format!("{:.2}", cells / m));
+        println!(
+            "| {} | {} | {} | {} | {instructions:.1} | {cells:.0} | {segments:.1} | {ratio} |",
+            row.block, row.source, row.gas, row.txs
+        );
+    }
+    match mainnet {
+        Some(m) => {
+            println!("\nmainnet average: {m:.0} main cells per gas (mean of 24171384 and 21882667)")
+        }
+        None => {
+            println!("\nno mainnet average: 24171384 and 21882667 were not found (--mainnet-dir)")
+        }
+    }
+}

@@ -1,0 +1,725 @@
+//! The worst-case categories: what each block spends its gas on.
+
+use std::collections::BTreeMap;
+
+use alloy_primitives::{address, Address, Bytes, U256};
+
+use super::contracts::{static_call, Looped, STATIC_CALL_GAS};
+use super::{account, inputs, split, Tx, Workload, WorstError, ACCOUNTS, TARGET};
+use crate::gen::asm::{
+    Asm, ADD, ADDRESS, BALANCE, BLOCKHASH, CALL, CREATE2, DUP1, DUP2, DUP4, EXTCODECOPY,
+    EXTCODEHASH, EXTCODESIZE, GAS, ISZERO, JUMPI, LOG0, LOG4, MCOPY, MLOAD, MSIZE, MSTORE, MSTORE8,
+    NUMBER, POP, PUSH1, SELFDESTRUCT, SHA3, SLOAD, SSTORE, SUB,
+};
+use crate::gen::Fork;
+
+/// One worst-case category.
+pub struct Category {
+    /// Its name (`host gen --worst NAME`; the block is `worst-NAME`).
+    pub name: &'static str,
+    /// Its group: precompile, opcode, memory/calldata, state, code, other.
+    pub group: &'static str,
+    /// What its block does.
+    pub about: &'static str,
+    /// Its workload under a fork for a block gas.
+    pub build: fn(Fork, u64) -> Result<Workload, WorstError>,
+}
+
+/// The largest contract code (EIP-170).
+const MAX_CODE: usize = 24_576;
+/// The largest initcode (EIP-3860).
+const MAX_INITCODE: usize = 2 * MAX_CODE;
+/// The contract the SELFDESTRUCT category calls.
+const DESTRUCTOR: Address = address!("5eed0000000000000000000000000000000000d1");
+/// Where the calldata categories send their transactions (no code).
+const SINK: Address = address!("5eed00000000000000000000000000000000dead");
+
+/// Transactions calling [`TARGET`] running `looped`, each with calldata `input(i)`; the
+/// contract in genesis. A last transaction too small for one round of the loop is dropped.
+fn calls(
+    name: &'static str,
+    gas: u64,
+    looped: &Looped,
+    input: impl Fn(usize) -> Vec<u8>,
+) -> Result<Workload, WorstError> {
+    let needs = 40_000 + looped.reserve() + looped.copies as u64 * 50;
+    let txs: Vec<Tx> = split(gas)
+        .into_iter()
+        .filter(|&g| g >= needs)
+        .enumerate()
+        .map(|(i, gas)| Tx {
+            to: TARGET,
+            input: input(i),
+            gas,
+        })
+        .collect();
+    if txs.is_empty() {
+        return Err(WorstError::TooLittleGas {
+            category: name,
+            gas,
+            needs,
+        });
+    }
+    let mut accounts = BTreeMap::new();
+    accounts.insert(TARGET, account(0, looped.code()));
+    Ok(Workload {
+        accounts,
+        txs,
+        out_of_gas: !looped.checked,
+    })
+}
+
+/// A loop of `unroll` calls to precompile `number` on `piece` repeated `copies` times.
+fn precompile(
+    name: &'static str,
+    (fork, gas): (Fork, u64),
+    number: u16,
+    (piece, copies): (Vec<u8>, usize),
+    out_len: u64,
+    unroll: usize,
+) -> Result<Workload, WorstError> {
+    let (cost, _) = inputs::call(fork, number, &piece.repeat(copies))?;
+    let in_len = (piece.len() * copies) as u64;
+    let to = inputs::address(number);
+    let body =
+        |a: &mut Asm| static_call(a, to, cost, in_len, (in_len.next_multiple_of(32), out_len));
+    let looped = Looped {
+        data: &piece,
+        copies,
+        counter: false,
+        setup: &|_| {},
+        body: &body,
+        body_gas: cost + STATIC_CALL_GAS,
+        unroll,
+        checked: true,
+    };
+    calls(name, gas, &looped, |_| Vec::new())
+}
+
+/// A loop over `body` with a counter on the stack (one step per body), from `base`;
+/// transaction `i` starts the counter where the previous one's could have ended. Returns the
+/// workload and how many counter values the transactions may reach (`base..base + n`).
+fn counted(
+    (name, base): (&'static str, u64),
+    gas: u64,
+    body: &dyn Fn(&mut Asm),
+    (body_gas, unroll): (u64, usize),
+    setup: &dyn Fn(&mut Asm),
+) -> Result<(Workload, u64), WorstError> {
+    let looped = Looped {
+        data: &[],
+        copies: 0,
+        counter: true,
+        setup,
+        body,
+        body_gas,
+        unroll,
+        checked: true,
+    };
+    let starts: Vec<u64> = split(gas)
+        .iter()
+        .scan(0u64, |next, g| {
+            let start = *next;
+            *next += g / body_gas + 1;
+            Some(start)
+        })
+        .collect();
+    let workload = calls(name, gas, &looped, |i| {
+        U256::from(base + starts[i]).to_be_bytes::<32>().to_vec()
+    })?;
+    let reach = split(gas)
+        .iter()
+        .take(workload.txs.len())
+        .map(|g| g / body_gas + 1)
+        .sum();
+    Ok((workload, reach))
+}
+
+/// A plain loop over `body`.
+fn plain(
+    name: &'static str,
+    gas: u64,
+    body: &dyn Fn(&mut Asm),
+    (body_gas, unroll, checked): (u64, usize, bool),
+    setup: &dyn Fn(&mut Asm),
+) -> Result<Workload, WorstError> {
+    let looped = Looped {
+        data: &[],
+        copies: 0,
+        counter: false,
+        setup,
+        body,
+        body_gas,
+        unroll,
+        checked,
+    };
+    calls(name, gas, &looped, |_| Vec::new())
+}
+
+/// `MSTORE8(at, 0)`: memory grown to `at + 1` bytes before the loop.
+fn grow(at: u64) -> impl Fn(&mut Asm) {
+    move |a: &mut Asm| {
+        a.push(0).push(at).ops(&[MSTORE8]);
+    }
+}
+
+/// The accounts `ACCOUNTS + i` for `i < n`.
+fn many(n: u64) -> impl Iterator<Item = (u64, Address)> {
+    (0..n).map(|i| (i, Address::left_padding_from(&(ACCOUNTS + i).to_be_bytes())))
+}
+
+/// Counter body: `op(counter)` then `counter += 1`, where `op` consumes a copy of it.
+fn on_counter(ops: &'static [u8]) -> impl Fn(&mut Asm) {
+    move |a: &mut Asm| {
+        a.ops(&[DUP1]).ops(ops).push(1).ops(&[ADD]);
+    }
+}
+
+fn state_accounts(
+    name: &'static str,
+    gas: u64,
+    op: u8,
+    code: impl Fn(u64) -> Bytes,
+) -> Result<Workload, WorstError> {
+    let ops: &'static [u8] = match op {
+        BALANCE => &[BALANCE, POP],
+        EXTCODEHASH => &[EXTCODEHASH, POP],
+        _ => &[EXTCODESIZE, POP],
+    };
+    let (mut workload, n) = counted((name, ACCOUNTS), gas, &on_counter(ops), (2_611, 8), &|_| {})?;
+    for (i, address) in many(n) {
+        workload.accounts.insert(address, account(1, code(i)));
+    }
+    Ok(workload)
+}
+
+/// A maximum-size code unique to `i`: its index, then `JUMPDEST`s (jump analysis on every
+/// byte).
+fn max_code(i: u64) -> Bytes {
+    let mut code = vec![0x5b; MAX_CODE];
+    code[..8].copy_from_slice(&i.to_be_bytes());
+    code.into()
+}
+
+fn storage(
+    name: &'static str,
+    gas: u64,
+    body: &dyn Fn(&mut Asm),
+    body_gas: u64,
+) -> Result<Workload, WorstError> {
+    let (mut workload, n) = counted((name, 0), gas, body, (body_gas, 8), &|_| {})?;
+    let target = workload.accounts.get_mut(&TARGET).expect("calls() adds it");
+    target.storage = (0..n).map(|i| (U256::from(i), U256::from(1))).collect();
+    Ok(workload)
+}
+
+fn calldata(gas: u64, byte: u8) -> Result<Workload, WorstError> {
+    // EIP-7623's floor: 10 gas per token, a zero byte 1 token, any other 4.
+    let per_byte = if byte == 0 { 10 } else { 40 };
+    let txs = split(gas)
+        .into_iter()
+        .map(|g| {
+            let len = (g - 21_000) / per_byte;
+            Tx {
+                to: SINK,
+                input: vec![byte; len as usize],
+                gas: 21_000 + len * per_byte,
+            }
+        })
+        .collect();
+    Ok(Workload {
+        txs,
+        ..Default::default()
+    })
+}
+
+/// MODEXP with a 32-byte base and odd modulus and the longest all-ones exponent that still
+/// costs the minimum price.
+fn modexp_min(fork: Fork) -> Result<Vec<u8>, WorstError> {
+    let floor = inputs::call(fork, 5, &inputs::modexp(32, &[0xff], 32, false))?.0;
+    let mut best = inputs::modexp(32, &[0xff], 32, false);
+    for n in 2..=32 {
+        let input = inputs::modexp(32, &vec![0xff; n], 32, false);
+        if inputs::call(fork, 5, &input)?.0 > floor {
+            break;
+        }
+        best = input;
+    }
+    Ok(best)
+}
+
+/// A precompile category: `|fork| input` is its input under a fork.
+macro_rules! pc {
+    ($name:literal, $about:literal, $number:expr, |$fork:pat_param| $input:expr, $out:expr, $unroll:expr) => {
+        Category {
+            name: $name,
+            group: "precompile",
+            about: $about,
+            build: |fork, gas| {
+                let piece = |$fork: Fork| -> Result<Vec<u8>, WorstError> { Ok($input) };
+                precompile(
+                    $name,
+                    (fork, gas),
+                    $number,
+                    (piece(fork)?, 1),
+                    $out,
+                    $unroll,
+                )
+            },
+        }
+    };
+}
+
+/// Every category.
+pub static CATEGORIES: &[Category] = &[
+    pc!(
+        "ecrecover",
+        "ECRECOVER of a valid signature",
+        1,
+        |_| inputs::ecrecover(),
+        32,
+        4
+    ),
+    pc!(
+        "sha256-32",
+        "SHA256 of 32 bytes",
+        2,
+        |_| vec![0x5a; 32],
+        32,
+        16
+    ),
+    pc!(
+        "sha256-1k",
+        "SHA256 of 1 KiB",
+        2,
+        |_| vec![0x5a; 1024],
+        32,
+        4
+    ),
+    pc!(
+        "ripemd160-32",
+        "RIPEMD160 of 32 bytes",
+        3,
+        |_| vec![0x5a; 32],
+        32,
+        8
+    ),
+    pc!(
+        "ripemd160-1k",
+        "RIPEMD160 of 1 KiB",
+        3,
+        |_| vec![0x5a; 1024],
+        32,
+        2
+    ),
+    pc!(
+        "identity-32",
+        "IDENTITY of 32 bytes",
+        4,
+        |_| vec![0x5a; 32],
+        32,
+        16
+    ),
+    pc!(
+        "identity-1k",
+        "IDENTITY of 1 KiB",
+        4,
+        |_| vec![0x5a; 1024],
+        1024,
+        8
+    ),
+    pc!(
+        "modexp-min-gas",
+        "MODEXP, 32-byte odd modulus, the longest exponent at the minimum price",
+        5,
+        |fork| modexp_min(fork)?,
+        32,
+        4
+    ),
+    pc!(
+        "modexp-mod32-exp32",
+        "MODEXP, 32-byte base and odd modulus, 32-byte all-ones exponent",
+        5,
+        |_| inputs::modexp(32, &[0xff; 32], 32, false),
+        32,
+        1
+    ),
+    pc!(
+        "modexp-even-mod32-exp32",
+        "MODEXP, 32-byte even modulus, 32-byte all-ones exponent",
+        5,
+        |_| inputs::modexp(32, &[0xff; 32], 32, true),
+        32,
+        1
+    ),
+    pc!(
+        "modexp-mod64-exp64",
+        "MODEXP, 64-byte base and odd modulus, 64-byte all-ones exponent (exponent-heavy)",
+        5,
+        |_| inputs::modexp(64, &[0xff; 64], 64, false),
+        64,
+        1
+    ),
+    pc!(
+        "modexp-mod256-exp8",
+        "MODEXP, 256-byte base and odd modulus, 8-byte exponent",
+        5,
+        |_| inputs::modexp(256, &[0xff; 8], 256, false),
+        256,
+        1
+    ),
+    pc!(
+        "modexp-mod1024-exp2",
+        "MODEXP, 1,024-byte base and odd modulus (EIP-7823's bound), 2-byte exponent (base-heavy)",
+        5,
+        |_| inputs::modexp(1024, &[0xff; 2], 1024, false),
+        1024,
+        1
+    ),
+    pc!(
+        "bn254-add",
+        "BN254 ADD of the generator to itself",
+        6,
+        |_| inputs::bn_add(),
+        64,
+        8
+    ),
+    pc!(
+        "bn254-mul",
+        "BN254 MUL, full-width scalar",
+        7,
+        |_| inputs::bn_mul(),
+        64,
+        2
+    ),
+    pc!(
+        "bn254-pairing-1",
+        "BN254 PAIRING, one pair",
+        8,
+        |_| inputs::bn_pairing(1),
+        32,
+        1
+    ),
+    pc!(
+        "bn254-pairing-8",
+        "BN254 PAIRING, eight pairs",
+        8,
+        |_| inputs::bn_pairing(8),
+        32,
+        1
+    ),
+    Category {
+        name: "blake2f",
+        group: "precompile",
+        about: "BLAKE2F, as many rounds per call as a transaction holds (up to 1 M): 1 gas a round",
+        build: |fork, gas| {
+            let rounds = (gas / 64).clamp(12, 1_000_000) as u32;
+            let input = inputs::blake2f(rounds);
+            precompile("blake2f", (fork, gas), 9, (input, 1), 64, 1)
+        },
+    },
+    pc!(
+        "kzg-point-evaluation",
+        "KZG POINT_EVALUATION, a valid opening",
+        0x0a,
+        |fork| inputs::kzg(fork)?,
+        64,
+        1
+    ),
+    pc!(
+        "bls12-g1add",
+        "BLS12-381 G1ADD",
+        0x0b,
+        |_| inputs::bls_g1_add(),
+        128,
+        8
+    ),
+    Category {
+        name: "bls12-g1msm-128",
+        group: "precompile",
+        about: "BLS12-381 G1MSM of 128 pairs (the largest discount, cheapest per pair)",
+        build: |fork, gas| {
+            let piece = (inputs::bls_g1_msm_pair(), 128);
+            precompile("bls12-g1msm-128", (fork, gas), 0x0c, piece, 128, 1)
+        },
+    },
+    pc!(
+        "bls12-g1msm-1",
+        "BLS12-381 G1MSM of one pair",
+        0x0c,
+        |_| inputs::bls_g1_msm_pair(),
+        128,
+        2
+    ),
+    pc!(
+        "bls12-g2add",
+        "BLS12-381 G2ADD",
+        0x0d,
+        |_| inputs::bls_g2_add(),
+        256,
+        8
+    ),
+    Category {
+        name: "bls12-g2msm-128",
+        group: "precompile",
+        about: "BLS12-381 G2MSM of 128 pairs (the largest discount, cheapest per pair)",
+        build: |fork, gas| {
+            let piece = (inputs::bls_g2_msm_pair(), 128);
+            precompile("bls12-g2msm-128", (fork, gas), 0x0e, piece, 256, 1)
+        },
+    },
+    pc!(
+        "bls12-g2msm-1",
+        "BLS12-381 G2MSM of one pair",
+        0x0e,
+        |_| inputs::bls_g2_msm_pair(),
+        256,
+        2
+    ),
+    pc!(
+        "bls12-pairing-1",
+        "BLS12-381 PAIRING, one pair",
+        0x0f,
+        |_| inputs::bls_pairing_pair(),
+        32,
+        1
+    ),
+    Category {
+        name: "bls12-pairing-8",
+        group: "precompile",
+        about: "BLS12-381 PAIRING, eight pairs",
+        build: |fork, gas| {
+            let piece = (inputs::bls_pairing_pair(), 8);
+            precompile("bls12-pairing-8", (fork, gas), 0x0f, piece, 32, 1)
+        },
+    },
+    pc!(
+        "bls12-map-fp-to-g1",
+        "BLS12-381 MAP_FP_TO_G1",
+        0x10,
+        |_| inputs::bls_map_fp(),
+        128,
+        2
+    ),
+    pc!(
+        "bls12-map-fp2-to-g2",
+        "BLS12-381 MAP_FP2_TO_G2",
+        0x11,
+        |_| inputs::bls_map_fp2(),
+        256,
+        1
+    ),
+    pc!(
+        "p256verify",
+        "P256VERIFY of a valid signature (Osaka)",
+        0x100,
+        |_| inputs::p256(),
+        32,
+        2
+    ),
+    Category {
+        name: "keccak-32",
+        group: "opcode",
+        about: "KECCAK256 of 32 bytes",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(32).push(0).ops(&[SHA3, POP]);
+            };
+            plain("keccak-32", gas, &body, (3 + 3 + 36 + 2, 16, true), &|_| {})
+        },
+    },
+    Category {
+        name: "keccak-16k",
+        group: "opcode",
+        about: "KECCAK256 of 16 KiB",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(16_384).push(0).ops(&[SHA3, POP]);
+            };
+            let cost = 3 + 3 + 30 + 6 * 512 + 2;
+            plain("keccak-16k", gas, &body, (cost, 1, true), &grow(16_383))
+        },
+    },
+    Category {
+        name: "memory",
+        group: "memory/calldata",
+        about: "memory expansion, 1 KiB a step, until the transaction runs out of gas",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[MSIZE]).push(1024).ops(&[ADD, MLOAD, POP]);
+            };
+            plain("memory", gas, &body, (1_000, 4, false), &|_| {})
+        },
+    },
+    Category {
+        name: "calldata-zero",
+        group: "memory/calldata",
+        about: "calldata of zero bytes, as much as the gas buys (EIP-7623 floor: 10 gas a byte)",
+        build: |_, gas| calldata(gas, 0),
+    },
+    Category {
+        name: "calldata-nonzero",
+        group: "memory/calldata",
+        about: "calldata of 0xff bytes, as much as the gas buys (EIP-7623 floor: 40 gas a byte)",
+        build: |_, gas| calldata(gas, 0xff),
+    },
+    Category {
+        name: "sload-cold",
+        group: "state",
+        about: "cold SLOAD of distinct existing slots",
+        build: |_, gas| storage("sload-cold", gas, &on_counter(&[SLOAD, POP]), 2_111),
+    },
+    Category {
+        name: "sstore-cold",
+        group: "state",
+        about: "cold SSTORE changing distinct existing slots (1 to 2)",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(2).ops(&[DUP2, SSTORE]).push(1).ops(&[ADD]);
+            };
+            storage("sstore-cold", gas, &body, 5_012)
+        },
+    },
+    Category {
+        name: "balance-cold",
+        group: "state",
+        about: "cold BALANCE of distinct existing accounts",
+        build: |_, gas| state_accounts("balance-cold", gas, BALANCE, |_| Bytes::new()),
+    },
+    Category {
+        name: "extcodehash-cold",
+        group: "state",
+        about: "cold EXTCODEHASH of distinct existing accounts",
+        build: |_, gas| state_accounts("extcodehash-cold", gas, EXTCODEHASH, |_| Bytes::new()),
+    },
+    Category {
+        name: "extcodesize-24k",
+        group: "code",
+        about: "cold EXTCODESIZE of distinct 24 KiB contracts (each code loaded, hashed, analysed)",
+        build: |_, gas| state_accounts("extcodesize-24k", gas, EXTCODESIZE, max_code),
+    },
+    Category {
+        name: "extcodecopy-24k",
+        group: "code",
+        about: "cold EXTCODECOPY of all of distinct 24 KiB contracts",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(MAX_CODE as u64)
+                    .push(0)
+                    .push(0)
+                    .ops(&[DUP4, EXTCODECOPY]);
+                a.push(1).ops(&[ADD]);
+            };
+            let cost = 3 * 4 + 2_600 + 3 * 768 + 6;
+            let setup = grow(MAX_CODE as u64 - 1);
+            let (mut workload, n) =
+                counted(("extcodecopy-24k", ACCOUNTS), gas, &body, (cost, 2), &setup)?;
+            for (i, address) in many(n) {
+                workload.accounts.insert(address, account(1, max_code(i)));
+            }
+            Ok(workload)
+        },
+    },
+    Category {
+        name: "create2-48k",
+        group: "code",
+        about:
+            "CREATE2 with 48 KiB initcode (EIP-3860's bound; analysed and hashed), empty runtime",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[DUP1])
+                    .push(MAX_INITCODE as u64)
+                    .push(0)
+                    .push(0)
+                    .ops(&[CREATE2, ISZERO]);
+                a.push_label("fail").ops(&[JUMPI]).push(1).ops(&[ADD]);
+            };
+            // Memory: 48 KiB of JUMPDESTs (one word, doubled by MCOPY), then STOP first.
+            let setup = |a: &mut Asm| {
+                a.push32(alloy_primitives::B256::repeat_byte(0x5b))
+                    .push(0)
+                    .ops(&[MSTORE]);
+                let mut len = 32;
+                while len < MAX_INITCODE as u64 {
+                    let copy = len.min(MAX_INITCODE as u64 - len);
+                    a.push(copy).push(0).push(len).ops(&[MCOPY]);
+                    len += copy;
+                }
+                a.push(0).push(0).ops(&[MSTORE8]);
+            };
+            let cost = 32_000 + 8 * 1_536 + 40;
+            Ok(counted(("create2-48k", 0), gas, &body, (cost, 1), &setup)?.0)
+        },
+    },
+    Category {
+        name: "log4",
+        group: "other",
+        about: "LOG4 with no data",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(0).ops(&[DUP1, DUP1, DUP1, DUP1, DUP1, LOG4]);
+            };
+            plain("log4", gas, &body, (3 + 15 + 375 * 5, 8, true), &|_| {})
+        },
+    },
+    Category {
+        name: "log0-1k",
+        group: "other",
+        about: "LOG0 with 1 KiB of data",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(1024).push(0).ops(&[LOG0]);
+            };
+            plain(
+                "log0-1k",
+                gas,
+                &body,
+                (6 + 375 + 8 * 1024, 4, true),
+                &grow(1023),
+            )
+        },
+    },
+    Category {
+        name: "selfdestruct",
+        group: "other",
+        about: "calls to a contract that SELFDESTRUCTs to a distinct cold, absent beneficiary",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[DUP1]).push(0).ops(&[MSTORE]);
+                a.push(0).push(0).push(32).push(0).push(0);
+                a.push_address(DESTRUCTOR).push(10_000).ops(&[CALL, ISZERO]);
+                a.push_label("fail").ops(&[JUMPI]).push(1).ops(&[ADD]);
+            };
+            let (mut workload, _) =
+                counted(("selfdestruct", ACCOUNTS), gas, &body, (10_200, 2), &|_| {})?;
+            let code = vec![PUSH1, 0, crate::gen::asm::CALLDATALOAD, SELFDESTRUCT];
+            workload
+                .accounts
+                .insert(DESTRUCTOR, account(0, code.into()));
+            Ok(workload)
+        },
+    },
+    Category {
+        name: "blockhash",
+        group: "other",
+        about: "BLOCKHASH of the parent",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(1).ops(&[NUMBER, SUB, BLOCKHASH, POP]);
+            };
+            plain("blockhash", gas, &body, (30, 32, true), &|_| {})
+        },
+    },
+    Category {
+        name: "call-recursion",
+        group: "other",
+        about: "a contract calling itself with all its gas, at every depth, to depth 1,024",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.push(0).ops(&[DUP1, DUP1, DUP1, DUP1, ADDRESS]);
+                a.ops(&[GAS, CALL, POP]);
+            };
+            plain("call-recursion", gas, &body, (1_000, 1, true), &|_| {})
+        },
+    },
+];
