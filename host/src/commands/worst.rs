@@ -247,8 +247,11 @@ fn summary(row: &Row) -> String {
     match (&row.note, row.per_gas(row.main_cells)) {
         (Some(note), _) => format!("{}: {note}", row.block),
         (None, Some(cells)) => format!(
-            "{}: {} gas, {cells:.0} main cells per gas",
-            row.block, row.gas
+            "{}: {} gas, {:.1} instructions and {cells:.0} main cells per gas, {} segments",
+            row.block,
+            row.gas,
+            row.per_gas(row.instructions).unwrap_or(0.0),
+            row.segments.unwrap_or(0)
         ),
         (None, None) => format!("{}: no figures", row.block),
     }
