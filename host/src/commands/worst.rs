@@ -29,6 +29,9 @@ pub struct WorstArgs {
     /// Only these categories (comma-separated names; `host gen --worst list` lists them).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
+    /// Generate and meter no category (only the EEST and mainnet blocks).
+    #[arg(long, conflicts_with = "only")]
+    pub no_generated: bool,
     /// Where the generated blocks are written. Default: the fetched-block cache
     /// (`blocks/cache/`), where `host run --block worst-NAME` finds them.
     #[arg(long)]
@@ -114,7 +117,9 @@ pub fn gen(name: &str, gas: u64, fork: Fork, out: Option<PathBuf>) -> anyhow::Re
 impl WorstArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
         let out = self.out.clone().unwrap_or_else(host::blocks::cache_dir);
-        let chosen: Vec<_> = if self.only.is_empty() {
+        let chosen: Vec<_> = if self.no_generated {
+            Vec::new()
+        } else if self.only.is_empty() {
             CATEGORIES.iter().collect()
         } else {
             let found: Result<Vec<_>, _> = self.only.iter().map(|n| worst::category(n)).collect();
