@@ -12,6 +12,7 @@
 //! Precompile inputs are valid ones ([`inputs`]), priced by revm's own precompile under the
 //! chosen fork, so the contract passes each call exactly its cost.
 
+mod builders;
 mod categories;
 mod contracts;
 pub mod inputs;

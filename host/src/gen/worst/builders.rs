@@ -1,0 +1,231 @@
+//! The builders the worst-case categories share: a loop contract called by as many
+//! transactions as the gas takes, with a precompile call, a counter over fresh slots or
+//! accounts, or a plain body; and the transaction shapes of their own (calldata).
+
+use std::collections::BTreeMap;
+
+use alloy_primitives::{address, Address, Bytes, U256};
+
+use super::contracts::{static_call, Looped, STATIC_CALL_GAS};
+use super::{account, inputs, split, Tx, Workload, WorstError, ACCOUNTS, TARGET};
+use crate::gen::asm::{Asm, ADD, BALANCE, DUP1, EXTCODEHASH, EXTCODESIZE, MSTORE8, POP};
+use crate::gen::Fork;
+
+/// The largest contract code (EIP-170).
+pub(super) const MAX_CODE: usize = 24_576;
+/// Where the calldata categories send their transactions (no code).
+const SINK: Address = address!("5eed00000000000000000000000000000000dead");
+
+/// Transactions calling [`TARGET`] running `looped`, each with calldata `input(i)`; the
+/// contract in genesis. A last transaction too small for one round of the loop is dropped.
+pub(super) fn calls(
+    name: &'static str,
+    gas: u64,
+    looped: &Looped,
+    input: impl Fn(usize) -> Vec<u8>,
+) -> Result<Workload, WorstError> {
+    let needs = 40_000 + looped.reserve() + looped.copies as u64 * 50;
+    let txs: Vec<Tx> = split(gas)
+        .into_iter()
+        .filter(|&g| g >= needs)
+        .enumerate()
+        .map(|(i, gas)| Tx {
+            to: TARGET,
+            input: input(i),
+            gas,
+        })
+        .collect();
+    if txs.is_empty() {
+        return Err(WorstError::TooLittleGas {
+            category: name,
+            gas,
+            needs,
+        });
+    }
+    let mut accounts = BTreeMap::new();
+    accounts.insert(TARGET, account(0, looped.code()));
+    Ok(Workload {
+        accounts,
+        txs,
+        out_of_gas: !looped.checked,
+    })
+}
+
+/// A loop of `unroll` calls to precompile `number` on `piece` repeated `copies` times.
+pub(super) fn precompile(
+    name: &'static str,
+    (fork, gas): (Fork, u64),
+    number: u16,
+    (piece, copies): (Vec<u8>, usize),
+    out_len: u64,
+    unroll: usize,
+) -> Result<Workload, WorstError> {
+    let (cost, _) = inputs::call(fork, number, &piece.repeat(copies))?;
+    let in_len = (piece.len() * copies) as u64;
+    let to = inputs::address(number);
+    let body =
+        |a: &mut Asm| static_call(a, to, cost, in_len, (in_len.next_multiple_of(32), out_len));
+    let looped = Looped {
+        data: &piece,
+        copies,
+        counter: false,
+        setup: &|_| {},
+        body: &body,
+        body_gas: cost + STATIC_CALL_GAS,
+        unroll,
+        checked: true,
+    };
+    calls(name, gas, &looped, |_| Vec::new())
+}
+
+/// A loop over `body` with a counter on the stack (one step per body), from `base`;
+/// transaction `i` starts the counter where the previous one's could have ended. Returns the
+/// workload and how many counter values the transactions may reach (`base..base + n`).
+pub(super) fn counted(
+    (name, base): (&'static str, u64),
+    gas: u64,
+    body: &dyn Fn(&mut Asm),
+    (body_gas, unroll): (u64, usize),
+    setup: &dyn Fn(&mut Asm),
+) -> Result<(Workload, u64), WorstError> {
+    let looped = Looped {
+        data: &[],
+        copies: 0,
+        counter: true,
+        setup,
+        body,
+        body_gas,
+        unroll,
+        checked: true,
+    };
+    let starts: Vec<u64> = split(gas)
+        .iter()
+        .scan(0u64, |next, g| {
+            let start = *next;
+            *next += g / body_gas + 1;
+            Some(start)
+        })
+        .collect();
+    let workload = calls(name, gas, &looped, |i| {
+        U256::from(base + starts[i]).to_be_bytes::<32>().to_vec()
+    })?;
+    let reach = split(gas)
+        .iter()
+        .take(workload.txs.len())
+        .map(|g| g / body_gas + 1)
+        .sum();
+    Ok((workload, reach))
+}
+
+/// A plain loop over `body`.
+pub(super) fn plain(
+    name: &'static str,
+    gas: u64,
+    body: &dyn Fn(&mut Asm),
+    (body_gas, unroll, checked): (u64, usize, bool),
+    setup: &dyn Fn(&mut Asm),
+) -> Result<Workload, WorstError> {
+    let looped = Looped {
+        data: &[],
+        copies: 0,
+        counter: false,
+        setup,
+        body,
+        body_gas,
+        unroll,
+        checked,
+    };
+    calls(name, gas, &looped, |_| Vec::new())
+}
+
+/// `MSTORE8(at, 0)`: memory grown to `at + 1` bytes before the loop.
+pub(super) fn grow(at: u64) -> impl Fn(&mut Asm) {
+    move |a: &mut Asm| {
+        a.push(0).push(at).ops(&[MSTORE8]);
+    }
+}
+
+/// The accounts `ACCOUNTS + i` for `i < n`.
+pub(super) fn many(n: u64) -> impl Iterator<Item = (u64, Address)> {
+    (0..n).map(|i| (i, Address::left_padding_from(&(ACCOUNTS + i).to_be_bytes())))
+}
+
+/// Counter body: `op(counter)` then `counter += 1`, where `op` consumes a copy of it.
+pub(super) fn on_counter(ops: &'static [u8]) -> impl Fn(&mut Asm) {
+    move |a: &mut Asm| {
+        a.ops(&[DUP1]).ops(ops).push(1).ops(&[ADD]);
+    }
+}
+
+pub(super) fn state_accounts(
+    name: &'static str,
+    gas: u64,
+    op: u8,
+    code: impl Fn(u64) -> Bytes,
+) -> Result<Workload, WorstError> {
+    let ops: &'static [u8] = match op {
+        BALANCE => &[BALANCE, POP],
+        EXTCODEHASH => &[EXTCODEHASH, POP],
+        _ => &[EXTCODESIZE, POP],
+    };
+    let (mut workload, n) = counted((name, ACCOUNTS), gas, &on_counter(ops), (2_611, 8), &|_| {})?;
+    for (i, address) in many(n) {
+        workload.accounts.insert(address, account(1, code(i)));
+    }
+    Ok(workload)
+}
+
+/// A maximum-size code unique to `i`: its index, then `JUMPDEST`s (jump analysis on every
+/// byte).
+pub(super) fn max_code(i: u64) -> Bytes {
+    let mut code = vec![0x5b; MAX_CODE];
+    code[..8].copy_from_slice(&i.to_be_bytes());
+    code.into()
+}
+
+pub(super) fn storage(
+    name: &'static str,
+    gas: u64,
+    body: &dyn Fn(&mut Asm),
+    body_gas: u64,
+) -> Result<Workload, WorstError> {
+    let (mut workload, n) = counted((name, 0), gas, body, (body_gas, 8), &|_| {})?;
+    let target = workload.accounts.get_mut(&TARGET).expect("calls() adds it");
+    target.storage = (0..n).map(|i| (U256::from(i), U256::from(1))).collect();
+    Ok(workload)
+}
+
+pub(super) fn calldata(gas: u64, byte: u8) -> Result<Workload, WorstError> {
+    // EIP-7623's floor: 10 gas per token, a zero byte 1 token, any other 4.
+    let per_byte = if byte == 0 { 10 } else { 40 };
+    let txs = split(gas)
+        .into_iter()
+        .map(|g| {
+            let len = (g - 21_000) / per_byte;
+            Tx {
+                to: SINK,
+                input: vec![byte; len as usize],
+                gas: 21_000 + len * per_byte,
+            }
+        })
+        .collect();
+    Ok(Workload {
+        txs,
+        ..Default::default()
+    })
+}
+
+/// MODEXP with a 32-byte base and odd modulus and the longest all-ones exponent that still
+/// costs the minimum price.
+pub(super) fn modexp_min(fork: Fork) -> Result<Vec<u8>, WorstError> {
+    let floor = inputs::call(fork, 5, &inputs::modexp(32, &[0xff], 32, false))?.0;
+    let mut best = inputs::modexp(32, &[0xff], 32, false);
+    for n in 2..=32 {
+        let input = inputs::modexp(32, &vec![0xff; n], 32, false);
+        if inputs::call(fork, 5, &input)?.0 > floor {
+            break;
+        }
+        best = input;
+    }
+    Ok(best)
+}
