@@ -114,12 +114,26 @@ impl RunReport {
 /// Runs the guest `spec` in the VM (`mode` execute or metered) on a block the native run found
 /// valid, checks its public values against the native run's, and reports it.
 pub fn run_in_vm(run: &NativeRun, mode: Mode, spec: GuestSpec) -> Result<RunReport, VmRunError> {
+    run_in_vm_within(run, mode, spec, None)
+}
+
+/// [`run_in_vm`], first run for at most `budget` instructions when given
+/// ([`vm::block::run_block_within`]).
+pub fn run_in_vm_within(
+    run: &NativeRun,
+    mode: Mode,
+    spec: GuestSpec,
+    budget: Option<u64>,
+) -> Result<RunReport, VmRunError> {
     eprintln!(
         "executing block {} in the VM ({mode:?}, keccak {}, crypto {}) ...",
         run.data.id,
         spec.keccak.name(),
         spec.crypto.name()
     );
-    let guest = vm::run_block(run, spec, mode == Mode::Metered, &[])?;
+    if let Some(budget) = budget {
+        eprintln!("  within a budget of {budget} instructions first ...");
+    }
+    let guest = vm::block::run_block_within(run, spec, (mode == Mode::Metered, budget), &[])?;
     Ok(RunReport::vm(run, mode, &guest))
 }

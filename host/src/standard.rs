@@ -346,11 +346,24 @@ pub fn run_standard(
     bytes: &[u8],
     spec: Option<crate::guest::GuestSpec>,
 ) -> Result<StandardRun, StandardVmError> {
+    run_standard_within(bytes, spec, None)
+}
+
+/// [`run_standard`], first run for at most `budget` instructions when given (on the same VM):
+/// a guest still running then is [`crate::vm::VmError::OverBudget`] and not measured.
+pub fn run_standard_within(
+    bytes: &[u8],
+    spec: Option<crate::guest::GuestSpec>,
+    budget: Option<u64>,
+) -> Result<StandardRun, StandardVmError> {
     let native = program::standard::validate(bytes, &Sha2Hasher);
     let vm = match spec {
         None => None,
         Some(spec) => {
             let vm = crate::vm::Vm::new(spec.build()?, spec.public_values())?;
+            if budget.is_some() {
+                vm.execute_items_within(&[bytes], budget)?;
+            }
             let (public, metering) = vm.metered(bytes)?;
             let result = result_of_public(&public).ok_or_else(|| {
                 StandardVmError::PublicValues(alloy_primitives::hex::encode(&public))

@@ -7,7 +7,7 @@ use clap::Args;
 use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::measure::Baseline;
 use host::print::{self, write_json};
-use host::report::{run_in_vm, Mode, RunReport};
+use host::report::{run_in_vm_within, Mode, RunReport};
 use host::target::Target;
 
 use super::{validate, validate_valid};
@@ -167,11 +167,7 @@ fn run(
     let report = if mode == Mode::Native || native.verdict.is_err() {
         RunReport::native(&native)
     } else {
-        if let Some(budget) = budget {
-            host::vm::block::within_budget(&native, spec, budget)?;
-            eprintln!("within the budget of {budget} instructions");
-        }
-        let report = run_in_vm(&native, mode, spec)?;
+        let report = run_in_vm_within(&native, mode, spec, budget)?;
         print::print_vm_run(&report);
         print::print_metered(&report, tables.segments);
         if tables.airs {

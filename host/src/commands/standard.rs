@@ -9,7 +9,7 @@ use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::print;
 use host::proof::{Limits, ProofFile, ProofKind};
 use host::report::Mode;
-use host::standard::{run_standard, stateless_input};
+use host::standard::{run_standard_within, stateless_input};
 use host::target::Target;
 use stateless_ssz::{encode_input, Fork, StatelessValidationResult};
 
@@ -134,12 +134,7 @@ pub fn run(path: &Path, how: How) -> anyhow::Result<ExitCode> {
     let bytes = read_input(path)?;
     let spec = (mode != Mode::Native)
         .then(|| GuestSpec::program(Program::Standard, keccak).with_crypto(crypto));
-    if let (Some(spec), Some(budget)) = (spec, budget) {
-        let vm = host::vm::Vm::new(spec.build()?, spec.public_values())?;
-        vm.execute_items_within(&[&bytes], Some(budget))?;
-        eprintln!("within the budget of {budget} instructions");
-    }
-    let run = run_standard(&bytes, spec)?;
+    let run = run_standard_within(&bytes, spec, budget)?;
     let result = run.native.result;
     println!("{} ({} bytes), natively:", path.display(), bytes.len());
     print_result(&result);

@@ -9,7 +9,7 @@ use host::gen::Fork;
 use host::guest::{Crypto, GuestSpec, Keccak};
 use host::native::run_native;
 use host::print::write_json;
-use host::report::{run_in_vm, Mode};
+use host::report::{run_in_vm_within, Mode};
 use serde::Serialize;
 
 /// The EEST worst-case blocks, where the shared data holds them.
@@ -232,11 +232,7 @@ fn measure(dir: &Path, id: &str, source: String, budget: u64) -> Row {
         }
     }
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
-    if let Err(e) = host::vm::block::within_budget(&native, spec, budget) {
-        row.note = Some(e.to_string());
-        return row;
-    }
-    match run_in_vm(&native, Mode::Metered, spec) {
+    match run_in_vm_within(&native, Mode::Metered, spec, Some(budget)) {
         Ok(report) if report.valid => {
             row.instructions = report.instructions;
             row.main_cells = report.main_cells;

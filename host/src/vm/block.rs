@@ -69,12 +69,31 @@ pub fn run_block(
     metered: bool,
     extra: &[&[u8]],
 ) -> Result<BlockRun, VmRunError> {
+    run_block_within(run, spec, (metered, None), extra)
+}
+
+/// [`run_block`], first run for at most `budget` instructions when given (on the same VM): a
+/// guest still running then is [`VmError::OverBudget`] and not measured. What `host run
+/// --max-instructions` and `host worst` do, as OpenVM's metering cannot be stopped.
+pub fn run_block_within(
+    run: &NativeRun,
+    spec: GuestSpec,
+    (metered, budget): (bool, Option<u64>),
+    extra: &[&[u8]],
+) -> Result<BlockRun, VmRunError> {
     let vm = Vm::new(spec.build()?, spec.public_values())?;
     // The extra inputs are read with the head, before any witness item.
     let input = run.guest_input();
     let mut items = vec![input[0].as_slice()];
     items.extend_from_slice(extra);
     items.extend(input[1..].iter().map(Vec::as_slice));
+    if budget.is_some() {
+        match vm.execute_items_within(&items, budget) {
+            // The verdict is the measured run's to check.
+            Ok(_) | Err(VmError::Refused(_)) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
     let (result, elapsed) = timed(|| {
         if metered {
             vm.metered_items(&items).map(|(p, m)| (p, Some(m)))
@@ -102,18 +121,6 @@ pub fn run_block(
         metering,
         elapsed,
     })
-}
-
-/// Runs guest `spec` on the block's input for at most `budget` instructions and discards the
-/// result: `Err` ([`VmError::OverBudget`]) for a guest still running then. What `host run
-/// --max-instructions` checks before the measured run, which OpenVM's metering cannot stop.
-pub fn within_budget(run: &NativeRun, spec: GuestSpec, budget: u64) -> Result<(), VmRunError> {
-    let vm = Vm::new(spec.build()?, spec.public_values())?;
-    match vm.execute_items_within(&super::slices(&run.guest_input()), Some(budget)) {
-        // The verdict is the measured run's to check.
-        Ok(_) | Err(VmError::Refused(_)) => Ok(()),
-        Err(e) => Err(e.into()),
-    }
 }
 
 /// Checks the public values a guest revealed (a census build's tail after them is ignored)

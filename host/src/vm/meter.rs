@@ -68,8 +68,17 @@ pub struct Metering {
 pub(super) type Machine = VirtualMachine<MeterEngine, openvm_sdk_config::SdkVmCpuBuilder>;
 
 impl Vm {
-    /// The virtual machine of this program's app proving key, on the CPU engine.
-    pub(super) fn machine(&self) -> Result<Machine, VmError> {
+    /// The virtual machine of this program's app proving key, on the CPU engine: built on first
+    /// use (moving the key to the engine takes ~0.2 s), then the same one for every run.
+    pub(super) fn machine(&self) -> Result<&Machine, VmError> {
+        if let Some(machine) = self.machine.get() {
+            return Ok(machine);
+        }
+        let built = self.build_machine()?;
+        Ok(self.machine.get_or_init(|| built))
+    }
+
+    fn build_machine(&self) -> Result<Machine, VmError> {
         use openvm_stark_backend::prover::DeviceDataTransporter;
         use openvm_stark_backend::StarkEngine;
         let vm_pk = self.sdk.app_pk().app_vm_pk.clone();

@@ -81,6 +81,8 @@ pub struct Vm {
     sdk: Sdk,
     exe: Arc<VmExe<F>>,
     public_values: usize,
+    /// The CPU-engine machine metering, tracing and budgeted runs use, built once.
+    machine: std::sync::OnceLock<meter::Machine>,
 }
 
 impl Vm {
@@ -102,6 +104,7 @@ impl Vm {
             sdk,
             exe,
             public_values,
+            machine: std::sync::OnceLock::new(),
         })
     }
 
