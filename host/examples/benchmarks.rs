@@ -157,10 +157,16 @@ fn main() -> anyhow::Result<()> {
     let path = workspace.join("BENCHMARKS.md");
     // Proofs take minutes (devnet) to hours (a mainnet block on a CPU), and the fetch figures
     // come from the tests crate's local node (`cargo bench -p tests --bench fetch`), the
-    // standard guest's from `host run --stateless-input`: this example does not rerun them.
+    // standard guest's from `host run --stateless-input`, the worst cases' from `host worst`
+    // (about an hour for every category and the EEST blocks): this example does not rerun them.
     // Their sections, each figure under the command that measured it, are carried over.
     let old = std::fs::read_to_string(&path).unwrap_or_default();
-    for heading in ["## Proofs", "## Fetch", "## Standard guest"] {
+    for heading in [
+        "## Proofs",
+        "## Fetch",
+        "## Standard guest",
+        "## Worst cases",
+    ] {
         if let Some(section) = carried_section(&old, heading) {
             md.push_str(&section);
         }
