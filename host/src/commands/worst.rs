@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use host::gen::worst::{self, CATEGORIES, DEFAULT_GAS};
 use host::gen::Fork;
 use host::guest::{Crypto, GuestSpec, Keccak};
@@ -78,6 +78,20 @@ pub struct Row {
 }
 
 impl Row {
+    /// A row for `block` with no figures yet.
+    fn new(block: String, source: String) -> Self {
+        Self {
+            block,
+            source,
+            gas: 0,
+            txs: 0,
+            instructions: None,
+            main_cells: None,
+            segments: None,
+            note: None,
+        }
+    }
+
     fn per_gas(&self, value: Option<u64>) -> Option<f64> {
         value.map(|v| v as f64 / self.gas.max(1) as f64)
     }
@@ -137,7 +151,8 @@ impl WorstArgs {
         };
         let mut jobs: Vec<(PathBuf, String, String)> = Vec::new();
         let mut rows = Vec::new();
-        let source = format!("generated ({})", fork_name(self.fork));
+        let fork = self.fork.to_possible_value().expect("no fork is skipped");
+        let source = format!("generated ({})", fork.get_name());
         for category in chosen {
             match worst::generate(category, self.gas, self.fork) {
                 Ok(made) => {
@@ -145,14 +160,8 @@ impl WorstArgs {
                     jobs.push((out.clone(), made.block.id.clone(), source.clone()));
                 }
                 Err(e) => rows.push(Row {
-                    block: format!("worst-{}", category.name),
-                    source: source.clone(),
-                    gas: 0,
-                    txs: 0,
-                    instructions: None,
-                    main_cells: None,
-                    segments: None,
                     note: Some(e.to_string()),
+                    ..Row::new(format!("worst-{}", category.name), source.clone())
                 }),
             }
         }
@@ -192,13 +201,6 @@ impl WorstArgs {
     }
 }
 
-fn fork_name(fork: Fork) -> &'static str {
-    match fork {
-        Fork::Prague => "prague",
-        Fork::Osaka => "osaka",
-    }
-}
-
 /// The ids of the blocks in `dir` (`<id>.block.rlp`), sorted.
 fn block_ids(dir: &Path) -> anyhow::Result<Vec<String>> {
     let mut ids: Vec<String> = std::fs::read_dir(dir)?
@@ -214,16 +216,7 @@ fn block_ids(dir: &Path) -> anyhow::Result<Vec<String>> {
 
 /// Validates block `id` natively, checks the budget, and meters it.
 fn measure(dir: &Path, id: &str, source: String, budget: u64) -> Row {
-    let mut row = Row {
-        block: id.to_owned(),
-        source,
-        gas: 0,
-        txs: 0,
-        instructions: None,
-        main_cells: None,
-        segments: None,
-        note: None,
-    };
+    let mut row = Row::new(id.to_owned(), source);
     let native = match run_native(dir, id, None) {
         Ok(native) => native,
         Err(e) => {

@@ -8,7 +8,7 @@ use alloy_primitives::{address, Address, Bytes, U256};
 
 use super::contracts::{static_call, Looped, STATIC_CALL_GAS};
 use super::{account, inputs, split, Tx, Workload, WorstError, ACCOUNTS, TARGET};
-use crate::gen::asm::{Asm, ADD, BALANCE, DUP1, EXTCODEHASH, EXTCODESIZE, MSTORE8, POP};
+use crate::gen::asm::{Asm, ADD, DUP1, MSTORE8};
 use crate::gen::Fork;
 
 /// The largest contract code (EIP-170).
@@ -98,22 +98,20 @@ pub(super) fn counted(
         unroll,
         checked: true,
     };
-    let starts: Vec<u64> = split(gas)
+    // How many bodies each transaction's gas could pay for: its share of the counter.
+    let shares: Vec<u64> = split(gas).iter().map(|g| g / body_gas + 1).collect();
+    let starts: Vec<u64> = shares
         .iter()
-        .scan(0u64, |next, g| {
+        .scan(base, |next, share| {
             let start = *next;
-            *next += g / body_gas + 1;
+            *next += share;
             Some(start)
         })
         .collect();
     let workload = calls(name, gas, &looped, |i| {
-        U256::from(base + starts[i]).to_be_bytes::<32>().to_vec()
+        U256::from(starts[i]).to_be_bytes::<32>().to_vec()
     })?;
-    let reach = split(gas)
-        .iter()
-        .take(workload.txs.len())
-        .map(|g| g / body_gas + 1)
-        .sum();
+    let reach = shares[..workload.txs.len()].iter().sum();
     Ok((workload, reach))
 }
 
@@ -157,17 +155,14 @@ pub(super) fn on_counter(ops: &'static [u8]) -> impl Fn(&mut Asm) {
     }
 }
 
+/// A counter loop of `ops` (consuming the counter's copy) over the accounts `ACCOUNTS + i`,
+/// each in genesis with 1 wei and `code(i)`.
 pub(super) fn state_accounts(
     name: &'static str,
     gas: u64,
-    op: u8,
+    ops: &'static [u8],
     code: impl Fn(u64) -> Bytes,
 ) -> Result<Workload, WorstError> {
-    let ops: &'static [u8] = match op {
-        BALANCE => &[BALANCE, POP],
-        EXTCODEHASH => &[EXTCODEHASH, POP],
-        _ => &[EXTCODESIZE, POP],
-    };
     let (mut workload, n) = counted((name, ACCOUNTS), gas, &on_counter(ops), (2_611, 8), &|_| {})?;
     for (i, address) in many(n) {
         workload.accounts.insert(address, account(1, code(i)));

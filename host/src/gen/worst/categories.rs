@@ -367,19 +367,23 @@ pub static CATEGORIES: &[Category] = &[
         name: "balance-cold",
         group: "state",
         about: "cold BALANCE of distinct existing accounts",
-        build: |_, gas| state_accounts("balance-cold", gas, BALANCE, |_| Bytes::new()),
+        build: |_, gas| state_accounts("balance-cold", gas, &[BALANCE, POP], |_| Bytes::new()),
     },
     Category {
         name: "extcodehash-cold",
         group: "state",
         about: "cold EXTCODEHASH of distinct existing accounts",
-        build: |_, gas| state_accounts("extcodehash-cold", gas, EXTCODEHASH, |_| Bytes::new()),
+        build: |_, gas| {
+            state_accounts("extcodehash-cold", gas, &[EXTCODEHASH, POP], |_| {
+                Bytes::new()
+            })
+        },
     },
     Category {
         name: "extcodesize-24k",
         group: "code",
         about: "cold EXTCODESIZE of distinct 24 KiB contracts (each code loaded, hashed, analysed)",
-        build: |_, gas| state_accounts("extcodesize-24k", gas, EXTCODESIZE, max_code),
+        build: |_, gas| state_accounts("extcodesize-24k", gas, &[EXTCODESIZE, POP], max_code),
     },
     Category {
         name: "extcodecopy-24k",

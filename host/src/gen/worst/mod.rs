@@ -125,8 +125,6 @@ pub struct WorstBlock {
     pub block: Generated,
     /// The chain config, as JSON.
     pub chain_json: serde_json::Value,
-    /// The category.
-    pub category: &'static Category,
 }
 
 /// The category named `name`.
@@ -172,7 +170,6 @@ pub fn generate(
     Ok(WorstBlock {
         block,
         chain_json: devnet.chain_json,
-        category,
     })
 }
 
