@@ -100,7 +100,7 @@ impl Row {
 /// `host gen --worst NAME|all|list`.
 pub fn gen(name: &str, gas: u64, fork: Fork, out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     if name == "list" {
-        for c in CATEGORIES {
+        for c in &CATEGORIES {
             println!("{:<24} {:<16} {}", c.name, c.group, c.about);
         }
         return Ok(ExitCode::SUCCESS);

@@ -16,6 +16,7 @@ mod builders;
 mod categories;
 mod contracts;
 pub mod inputs;
+mod precompiles;
 
 use std::collections::BTreeMap;
 
