@@ -337,3 +337,34 @@ fn state_trie_matches_reference_roots() {
     assert_eq!(state.root().unwrap(), reference(&accounts));
     assert!(state.account(gone).unwrap().is_none());
 }
+
+/// The witness of a state lists the storage tries in hashed-address order, not the order of a
+/// map whose seed changes from run to run: generated witness files are the same bytes on every
+/// run.
+#[test]
+fn encoded_nodes_list_storage_tries_in_hashed_address_order() {
+    let store = WitnessStore::new(Vec::<Vec<u8>>::new());
+    let mut state = StateTrie::open(&store, EMPTY_ROOT_HASH).unwrap();
+    let addresses: Vec<Address> = (1u8..=8).map(Address::repeat_byte).collect();
+    for (i, address) in addresses.iter().enumerate() {
+        state
+            .set_account(*address, Some(&TrieAccount::default()))
+            .unwrap();
+        // One slot each: the storage trie is one leaf ending with its value's byte.
+        let value = U256::from(i + 1);
+        state.set_storage(*address, U256::ZERO, value).unwrap();
+    }
+    let nodes = state.encoded_nodes().unwrap();
+    let last: Vec<u8> = nodes[nodes.len() - addresses.len()..]
+        .iter()
+        .map(|node| *node.last().unwrap())
+        .collect();
+    let mut by_hash: Vec<(B256, u8)> = addresses
+        .iter()
+        .enumerate()
+        .map(|(i, address)| (keccak256(address), i as u8 + 1))
+        .collect();
+    by_hash.sort();
+    let expected: Vec<u8> = by_hash.into_iter().map(|(_, value)| value).collect();
+    assert_eq!(last, expected);
+}

@@ -193,16 +193,16 @@ impl<'s> StateTrie<'s> {
         }
     }
 
-    /// The RLP of every node of the account trie and the storage tries opened so far, after
-    /// computing the root: with the codes, the witness of this state for every key read or
-    /// written. A state built from scratch (every account and slot written) yields the witness
-    /// of the whole state.
+    /// The RLP of every node of the account trie, then of the storage tries opened so far in
+    /// hashed-address order (the same list on every run), after computing the root: with the
+    /// codes, the witness of this state for every key read or written. A state built from
+    /// scratch (every account and slot written) yields the witness of the whole state.
     pub fn encoded_nodes(&mut self) -> Result<Vec<Vec<u8>>, TrieError> {
         self.root()?;
         let mut nodes = self.accounts.encoded_nodes();
-        for (trie, _) in self.storage.values_mut() {
-            nodes.extend(trie.encoded_nodes());
-        }
+        let mut tries: Vec<_> = self.storage.iter_mut().collect();
+        tries.sort_unstable_by_key(|(hashed, _)| **hashed);
+        nodes.extend(tries.into_iter().flat_map(|(_, t)| t.0.encoded_nodes()));
         Ok(nodes)
     }
 
