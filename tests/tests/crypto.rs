@@ -207,11 +207,11 @@ fn cases() -> Vec<(Tag, Vec<u8>)> {
     cases
 }
 
-/// Every modulus the guest declares, and every other one of up to 32 significant bytes, takes a
-/// chip path (a `MODEXP` the chips do not compute would pass the differential checks on revm's
-/// software path unnoticed); zero and longer moduli do not.
+/// Every non-zero modulus takes a chip path: those the guest declares, every other one of up to
+/// 32 significant bytes, and longer ones (a `MODEXP` the chips do not compute would pass the
+/// differential checks on revm's software path unnoticed); a zero modulus does not.
 #[test]
-fn modexp_takes_a_chip_path_for_every_modulus_up_to_32_bytes() {
+fn modexp_takes_a_chip_path_for_every_non_zero_modulus() {
     for m in modexp::CHIP_MODULI {
         assert!(
             crypto::modexp::modexp(&[3], &[5], m).is_some(),
@@ -223,7 +223,9 @@ fn modexp_takes_a_chip_path_for_every_modulus_up_to_32_bytes() {
         assert!(crypto::modexp::modexp(&[3], &[5], m).is_some(), "{m:?}");
     }
     assert!(crypto::modexp::modexp(&[3], &[5], &[0; 32]).is_none());
-    assert!(crypto::modexp::modexp(&[3], &[5], &[0x10; 33]).is_none());
+    assert!(crypto::modexp::modexp(&[3], &[5], &[0; 40]).is_none());
+    assert!(crypto::modexp::modexp(&[3], &[5], &[0x10; 33]).is_some());
+    assert!(crypto::modexp::modexp(&[3], &[5], &[0x10; 1024]).is_some());
 }
 
 /// revm's software answer to each case (k256's for secp256k1 verification).

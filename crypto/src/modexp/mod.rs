@@ -1,5 +1,4 @@
-//! `MODEXP` (0x05, EIP-198) on the chips whenever the modulus has at most 32 significant
-//! bytes.
+//! `MODEXP` (0x05, EIP-198) on the chips, for every non-zero modulus.
 //!
 //! - A modulus the guest declares (the BN254 base and scalar fields, secp256k1's, P-256's and
 //!   BLS12-381's base field) runs on the modular-arithmetic chip: each product is one chip
@@ -9,12 +8,13 @@
 //!   products from 256-bit wrapping multiplies, and the Chinese remainder theorem for an even
 //!   modulus. The algebra chips need their moduli fixed when the guest is built, and
 //!   `openvm-bigint-guest` has no modular product, so this module builds one.
-//! - Longer moduli stay on revm's software path (aurora-engine-modexp). On the Int256 chip they
-//!   would need a multi-limb Montgomery product: four chip multiplies of 128-bit halves and
-//!   their carries per pair of 256-bit limbs, which is not built.
+//! - Any longer modulus runs on the Int256 chip too ([`big`]): 120-bit digits, one per chip
+//!   word, and long division.
 
+mod big;
 mod mont;
 mod small;
+mod window;
 mod word;
 
 use alloc::vec::Vec;
@@ -27,8 +27,8 @@ use crate::p256::{P256Coord, P256Scalar};
 use crate::secp256k1::{Secp256k1Coord, Secp256k1Scalar};
 
 /// `base^exponent mod modulus` as big-endian bytes of the modulus' significant length, or
-/// `None` when the modulus is zero or longer than 32 significant bytes (the caller falls back
-/// to software).
+/// `None` when the modulus is zero (the caller falls back to revm's software, which answers
+/// an empty output).
 pub fn modexp(base: &[u8], exponent: &[u8], modulus: &[u8]) -> Option<Vec<u8>> {
     let start = modulus.iter().position(|b| *b != 0)?;
     let modulus = &modulus[start..];
@@ -51,7 +51,11 @@ pub fn modexp(base: &[u8], exponent: &[u8], modulus: &[u8]) -> Option<Vec<u8>> {
         P256Scalar,
         Bls12381Coord
     );
-    (modulus.len() <= 32).then(|| small::modexp(base, exponent, modulus))
+    Some(if modulus.len() <= 32 {
+        small::modexp(base, exponent, modulus)
+    } else {
+        big::modexp(base, exponent, modulus)
+    })
 }
 
 /// `base^exponent` in the field, by square-and-multiply from the exponent's first set bit.

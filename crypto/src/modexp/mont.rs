@@ -13,6 +13,7 @@
 
 use alloy_primitives::U256;
 
+use super::window::{self, Step};
 use super::word::{self, from_u256, to_u256, Word, HALF_BITS, LOW_MASK, ONE, ZERO};
 
 /// A ring in which [`pow`] exponentiates.
@@ -23,56 +24,32 @@ pub(crate) trait Ring {
     fn mul(&self, a: &Word, b: &Word) -> Word;
 }
 
-/// `base^exp` in `ring`, `exp` big-endian of any length: square-and-multiply over a short
-/// exponent, 4-bit fixed windows over a long one (a quarter of the multiplies, for 14 to build
-/// the table).
+/// `base^exp` in `ring`, `exp` big-endian of any length, in [`window`]'s order.
 pub(crate) fn pow<R: Ring>(ring: &R, base: &Word, exp: &[u8]) -> Word {
-    let start = exp.iter().position(|b| *b != 0).unwrap_or(exp.len());
-    let exp = &exp[start..];
-    if exp.is_empty() {
-        return ring.one();
-    }
-    if exp.len() <= 8 {
-        let mut acc: Option<Word> = None;
-        for byte in exp {
-            for bit in (0..8).rev() {
-                if let Some(a) = &acc {
-                    acc = Some(ring.mul(a, a));
-                }
-                if (byte >> bit) & 1 == 1 {
-                    acc = Some(acc.map_or(*base, |a| ring.mul(&a, base)));
-                }
-            }
-        }
-        return acc.unwrap_or_else(|| ring.one());
-    }
-    let mut table = [*base; 16];
-    table[0] = ring.one();
-    for i in 2..16 {
-        table[i] = ring.mul(&table[i - 1], base);
-    }
-    // The first byte is non-zero: start from its top nibble, or its low one.
-    let first = usize::from(exp[0]);
-    let mut acc = if first >> 4 != 0 {
-        let mut acc = table[first >> 4];
-        for _ in 0..4 {
-            acc = ring.mul(&acc, &acc);
-        }
-        ring.mul(&acc, &table[first & 15])
+    if window::windowed(exp) {
+        pow_by::<R, 4>(ring, base, exp)
     } else {
-        table[first & 15]
-    };
-    for nibble in exp[1..]
-        .iter()
-        .flat_map(|b| [usize::from(b >> 4), usize::from(b & 15)])
-    {
-        for _ in 0..4 {
-            acc = ring.mul(&acc, &acc);
-        }
-        if nibble != 0 {
-            acc = ring.mul(&acc, &table[nibble]);
+        pow_by::<R, 1>(ring, base, exp)
+    }
+}
+
+/// [`pow`] over `WIDTH`-bit digits.
+fn pow_by<R: Ring, const WIDTH: u32>(ring: &R, base: &Word, exp: &[u8]) -> Word {
+    // `table[d] = base^d` for every digit `d` (only `base` itself a bit at a time).
+    let mut table = [*base; 16];
+    if WIDTH > 1 {
+        for i in 2..1 << WIDTH {
+            table[i] = ring.mul(&table[i - 1], base);
         }
     }
+    let mut acc = ring.one();
+    window::walk::<WIDTH>(exp, |step| {
+        acc = match step {
+            Step::First(d) => table[d],
+            Step::Square => ring.mul(&acc, &acc),
+            Step::Mul(d) => ring.mul(&acc, &table[d]),
+        }
+    });
     acc
 }
 

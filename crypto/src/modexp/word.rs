@@ -49,21 +49,27 @@ macro_rules! insn {
     }};
 }
 
-/// `a op b` for each chip operation, and `a = a op b` where named.
+/// `a op b` for each chip operation; where named, `a = a op b` (`assign`) and `out = a op b`
+/// into a word the caller holds (`to`), which writes no copy of the result.
 macro_rules! ops {
-    ($($(#[$doc:meta])* $name:ident $(, $assign:ident)? = $funct7:ident, |$x:ident, $y:ident| $native:expr;)*) => {$(
-        $(#[$doc])*
-        #[inline(always)]
-        pub(crate) fn $name(a: &Word, b: &Word) -> Word {
-            // Left uninitialised: zeroing a word the chip overwrites costs eight stores.
-            let mut out = MaybeUninit::<Word>::uninit();
-            // Three live, 4-aligned 32-byte words; `out` is apart from both operands.
-            insn!($funct7, out.as_mut_ptr(), a, b, |$x, $y| $native);
-            // SAFETY: the instruction wrote all 32 bytes of `out`.
-            unsafe { out.assume_init() }
-        }
+    ($(#[doc = $doc:literal] $funct7:ident: $(fn $name:ident)? $(assign $assign:ident)? $(to $to:ident)?,
+        |$x:ident, $y:ident| $native:expr;)*) => {$(
         $(
-            /// The same, in place.
+            #[doc = $doc]
+            #[inline(always)]
+            pub(crate) fn $name(a: &Word, b: &Word) -> Word {
+                // Left uninitialised: zeroing a word the chip overwrites costs eight stores.
+                let mut out = MaybeUninit::<Word>::uninit();
+                // Three live, 4-aligned 32-byte words; `out` is apart from both operands.
+                insn!($funct7, out.as_mut_ptr(), a, b, |$x, $y| $native);
+                // SAFETY: the instruction wrote all 32 bytes of `out`.
+                unsafe { out.assume_init() }
+            }
+        )?
+        $(
+            #[doc = $doc]
+            ///
+            /// In place: `a = a op b`.
             #[inline(always)]
             pub(crate) fn $assign(a: &mut Word, b: &Word) {
                 let a: *mut Word = a;
@@ -72,22 +78,37 @@ macro_rules! ops {
                 insn!($funct7, a, a, b, |$x, $y| $native)
             }
         )?
+        $(
+            #[doc = $doc]
+            ///
+            /// Into `out`: `out = a op b`.
+            #[inline(always)]
+            pub(crate) fn $to(out: &mut Word, a: &Word, b: &Word) {
+                // Three live, 4-aligned 32-byte words; `out` is borrowed mutably, so apart from
+                // both operands.
+                insn!($funct7, out, a, b, |$x, $y| $native)
+            }
+        )?
     )*};
 }
 
 ops! {
     /// Wrapping sum.
-    add, add_assign = Add, |x, y| x.wrapping_add(y);
+    Add: fn add assign add_assign, |x, y| x.wrapping_add(y);
     /// Wrapping difference.
-    sub, sub_assign = Sub, |x, y| x.wrapping_sub(y);
+    Sub: fn sub assign sub_assign to sub_to, |x, y| x.wrapping_sub(y);
     /// The low 256 bits of the product.
-    mul, mul_assign = Mul, |x, y| x.wrapping_mul(y);
+    Mul: fn mul assign mul_assign to mul_to, |x, y| x.wrapping_mul(y);
     /// Bitwise and.
-    and, and_assign = And, |x, y| x & y;
+    And: fn and assign and_assign to and_to, |x, y| x & y;
+    /// Left shift by `b mod 256`, the bits above 256 dropped.
+    Sll: to shl_to, |x, y| x << (y.as_limbs()[0] as usize & 255);
     /// Logical right shift by `b mod 256`.
-    shr, shr_assign = Srl, |x, y| x >> (y.as_limbs()[0] as usize & 255);
+    Srl: fn shr assign shr_assign to shr_to, |x, y| x >> (y.as_limbs()[0] as usize & 255);
+    /// Arithmetic (sign-extending) right shift by `b mod 256`.
+    Sra: assign sra_assign, |x, y| x.arithmetic_shr(y.as_limbs()[0] as usize & 255);
     /// 1 if `a < b` (unsigned), else 0.
-    sltu = Sltu, |x, y| native::U256::from((x < y) as u8);
+    Sltu: fn sltu, |x, y| native::U256::from((x < y) as u8);
 }
 
 /// `a < b`, unsigned.

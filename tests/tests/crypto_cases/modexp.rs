@@ -2,7 +2,8 @@
 //! too), the exponents SNARK verifiers use (`p − 2` for inverses, `(p + 1)/4` for square
 //! roots), 0 and 1, long exponents, bases longer than the modulus or above it; moduli of up to
 //! 32 bytes for the Int256 chip (odd, even, powers of two, carrying tops, every length class);
-//! and moduli that stay in software (0, longer than 32 bytes).
+//! longer ones, odd and even, up to EIP-7823's 1,024 bytes (the Int256 chip's multi-digit
+//! path); and the zero modulus, which stays in software.
 
 use alloy_primitives::{hex, U512};
 use rand::{rngs::SmallRng, Rng};
@@ -31,7 +32,16 @@ fn bytes(x: U512, len: usize) -> Vec<u8> {
 
 /// `m − k`, as long as m.
 fn minus(m: &[u8], k: u64) -> Vec<u8> {
-    bytes(U512::from_be_slice(m) - U512::from(k), m.len())
+    let mut out = m.to_vec();
+    let mut borrow = u128::from(k);
+    for byte in out.iter_mut().rev() {
+        let x = i128::from(*byte) - (borrow & 0xff) as i128;
+        borrow >>= 8;
+        *byte = x.rem_euclid(256) as u8;
+        borrow += u128::from(x < 0);
+    }
+    assert_eq!(borrow, 0, "k > m");
+    out
 }
 
 /// The inputs.
@@ -110,11 +120,34 @@ pub fn cases(rng: &mut SmallRng) -> Vec<Vec<u8>> {
     }
     all_ones[0] = 0x7f;
     cases.push(input(&long_base, &[0xff; 70], &all_ones));
-    // Moduli that stay in software: zero, empty, longer than 32 bytes.
-    let mut long_modulus: Vec<u8> = (0..33).map(|_| rng.random()).collect();
-    long_modulus[0] |= 1;
-    for m in [&[][..], &[0; 32], &[0, 0, 1], &[0x10; 32], &long_modulus] {
+    // Moduli that stay in software: zero, empty.
+    for m in [&[][..], &[0; 32], &[0, 0, 0], &[0; 40]] {
         cases.push(input(&base, &exp, m));
+    }
+    // Moduli over 32 bytes (multi-digit, on the Int256 chip), odd and even, up to EIP-7823's
+    // 1,024: x², m − 1 squared, an exponent of each schedule (bits, 4-bit windows), a base
+    // longer than the modulus, a zero base, a leading zero byte.
+    for len in [33, 45, 46, 64, 97, 256, 1024] {
+        let mut odd: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        odd[0] |= 1;
+        odd[len - 1] |= 1;
+        let mut even = odd.clone();
+        even[0] = 0xff;
+        even[len - 1] &= 0xfc;
+        for m in [odd, even] {
+            let base: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+            let long_base: Vec<u8> = (0..len + 17).map(|_| rng.random()).collect();
+            let exp_len = if len > 256 { 3 } else { 12 };
+            let long_exp: Vec<u8> = (0..exp_len).map(|_| rng.random()).collect();
+            cases.push(input(&base, &[2], &m));
+            cases.push(input(&minus(&m, 1), &[2], &m));
+            cases.push(input(&base, &[1, 0, 1], &m));
+            cases.push(input(&base, &long_exp, &m));
+            cases.push(input(&long_base, &[3], &m));
+            cases.push(input(&[], &[3], &m));
+            cases.push(input(&base, &[], &m));
+            cases.push(input(&base, &[5], &[&[0][..], &m].concat()));
+        }
     }
     // One off a chip modulus.
     cases.push(input(&base, &exp, &minus(CHIP_MODULI[0], 2)));
