@@ -146,7 +146,7 @@ pub fn validate_block_signed<'s>(
     // named the config.
     chain.check().map_err(ValidationError::Chain)?;
     let block = decode_block(block_rlp)?;
-    validate_decoded(block, block_rlp.len(), headers, store, chain, signers)
+    validate_checked(block, block_rlp.len(), headers, store, chain, signers)
 }
 
 /// [`validate_block_signed`] of a block decoded already (as the standard entry builds one
@@ -161,8 +161,21 @@ pub fn validate_decoded<'s>(
     signers: Signers<'_>,
 ) -> Result<ValidBlock<'s>, ValidationError> {
     chain.check().map_err(ValidationError::Chain)?;
-    // Decoded from RLP, the block was checked already; built from a payload, not yet.
+    // Built from a payload, the block has not been through [`decode_block`]'s check.
     check_no_sidecars(&block)?;
+    validate_checked(block, rlp_len, headers, store, chain, signers)
+}
+
+/// [`validate_decoded`] once `chain` has passed its checks and `block` holds no sidecar: each
+/// entry checks both once, its own way.
+fn validate_checked<'s>(
+    block: Block<TxEnvelope>,
+    rlp_len: usize,
+    headers: &[Bytes],
+    store: &'s WitnessStore,
+    chain: &ChainConfig,
+    signers: Signers<'_>,
+) -> Result<ValidBlock<'s>, ValidationError> {
     let header = &block.header;
     if chain.is_osaka_active_at_timestamp(header.timestamp) && rlp_len > MAX_RLP_BLOCK_SIZE {
         return Err(ValidationError::BlockTooLarge {
