@@ -210,13 +210,13 @@ pub(super) fn calldata(gas: u64, byte: u8) -> Result<Workload, WorstError> {
     })
 }
 
-/// MODEXP with a 32-byte base and odd modulus and the longest all-ones exponent that still
-/// costs the minimum price.
-pub(super) fn modexp_min(fork: Fork) -> Result<Vec<u8>, WorstError> {
-    let floor = inputs::call(fork, 5, &inputs::modexp(32, &[0xff], 32, false))?.0;
-    let mut best = inputs::modexp(32, &[0xff], 32, false);
+/// MODEXP with a 32-byte base, an odd (or even) 32-byte modulus and the longest all-ones
+/// exponent that still costs the minimum price.
+pub(super) fn modexp_min(fork: Fork, even: bool) -> Result<Vec<u8>, WorstError> {
+    let floor = inputs::call(fork, 5, &inputs::modexp(32, &[0xff], 32, even))?.0;
+    let mut best = inputs::modexp(32, &[0xff], 32, even);
     for n in 2..=32 {
-        let input = inputs::modexp(32, &vec![0xff; n], 32, false);
+        let input = inputs::modexp(32, &vec![0xff; n], 32, even);
         if inputs::call(fork, 5, &input)?.0 > floor {
             break;
         }

@@ -90,7 +90,15 @@ pub(super) const PRECOMPILES: &[Category] = &[
         "modexp-min-gas",
         "MODEXP, 32-byte odd modulus, the longest exponent at the minimum price",
         5,
-        |fork| modexp_min(fork)?,
+        |fork| modexp_min(fork, false)?,
+        32,
+        4
+    ),
+    pc!(
+        "modexp-min-gas-even",
+        "MODEXP, 32-byte even modulus, the longest exponent at the minimum price",
+        5,
+        |fork| modexp_min(fork, true)?,
         32,
         4
     ),
@@ -108,6 +116,14 @@ pub(super) const PRECOMPILES: &[Category] = &[
         5,
         |_| inputs::modexp(32, &[0xff; 32], 32, true),
         32,
+        1
+    ),
+    pc!(
+        "modexp-mod33-exp32",
+        "MODEXP, 33-byte base and odd modulus (the shortest of 3 digits), 32-byte all-ones exponent",
+        5,
+        |_| inputs::modexp(33, &[0xff; 32], 33, false),
+        33,
         1
     ),
     pc!(
