@@ -1,7 +1,7 @@
-//! Guest instructions per call of precompiles no block here calls, on the chips:
+//! Guest instructions and main cells per call of precompiles no block here calls, on the chips:
 //! `cargo bench -p tests --bench precompile_calls`. Each operation is run through the
-//! `crypto_check` guest once and twice; the difference of the exact metered instruction
-//! counts is one call (with the harness' record decoding and comparison, a few hundred
+//! `crypto_check` guest once and twice; the difference of the exact metered counts is one
+//! call (with the harness' record decoding and comparison, a few hundred
 //! instructions). Prints figures; asserts nothing about them beyond the guest agreeing with
 //! revm's software.
 
@@ -24,6 +24,8 @@ fn main() {
     let odd32 = [&[0xc3u8; 31][..], &[0x01]].concat();
     let even32 = [&[0xc3u8; 31][..], &[0x10]].concat();
     let odd16 = [&[0xc3u8; 15][..], &[0x01]].concat();
+    // Multi-digit moduli (120-bit digits on the Int256 chip), top bit set, odd.
+    let odd = |len: usize| [&[0xc3u8; 1][..], &vec![0x5a; len - 2], &[0x01]].concat();
     let cases: Vec<(&str, Tag, Vec<u8>)> = vec![
         ("`MAP_FP_TO_G1` (0x10)", Tag::Bls12MapFpToG1, fp.to_vec()),
         ("`MAP_FP2_TO_G2` (0x11)", Tag::Bls12MapFp2ToG2, fp2),
@@ -42,12 +44,27 @@ fn main() {
             Tag::Modexp,
             modexp(&[0x5a; 16], &exp32, &odd16),
         ),
+        (
+            "`MODEXP`, odd 64-byte modulus, 32-byte exponent",
+            Tag::Modexp,
+            modexp(&[0x5a; 64], &exp32, &odd(64)),
+        ),
+        (
+            "`MODEXP`, odd 256-byte modulus, `x²`",
+            Tag::Modexp,
+            modexp(&[0x5a; 256], &[2], &odd(256)),
+        ),
+        (
+            "`MODEXP`, odd 1,024-byte modulus, `x²`",
+            Tag::Modexp,
+            modexp(&[0x5a; 1024], &[2], &odd(1024)),
+        ),
     ];
     let elf = GuestSpec::program(Program::CryptoCheck, Keccak::Ours)
         .build()
         .expect("crypto_check builds");
     let vm = Vm::new(elf, 32).expect("VM");
-    println!("| operation | guest instructions per call |\n|---|---:|");
+    println!("| operation | guest instructions per call | main cells per call |\n|---|---:|---:|");
     for (name, tag, input) in cases {
         let want = outcome(&revm::precompile::DefaultCrypto, tag, &input).expect("well-formed");
         let run = |copies: usize| {
@@ -55,11 +72,10 @@ fn main() {
             for _ in 0..copies {
                 write_record(&mut records, tag, &input, &want);
             }
-            vm.metered(&records)
-                .expect("the chips agree with revm")
-                .1
-                .instructions
+            let stats = vm.metered(&records).expect("the chips agree with revm").1;
+            (stats.instructions, stats.main_cells)
         };
-        println!("| {name} | {} |", run(2) - run(1));
+        let ((i1, c1), (i2, c2)) = (run(1), run(2));
+        println!("| {name} | {} | {} |", i2 - i1, c2 - c1);
     }
 }

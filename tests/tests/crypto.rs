@@ -435,3 +435,34 @@ fn eip7702_authorities_recover_as_alloy_does() {
     }
     assert!(valid >= 8, "{valid} valid");
 }
+
+/// Every EEST `MODEXP` blockchain test (EIP-198's vectors under Prague and Osaka, EIP-7883's
+/// thresholds, EIP-7823's bounds with their 1,024-byte operands, the fork transition: 129
+/// cases) through both guests in the VM: each block reveals the native run's public values,
+/// and the native run matches the fixture's post-state, where the contracts store each
+/// call's output. So every result the chips computed, 33- to 1,024-byte moduli included, is
+/// the one the fixture expects.
+#[test]
+fn in_the_vm_every_eest_modexp_test_passes() {
+    let root = tests::shared_blocks_dir().join("../ef-tests-eest/blockchain_tests_devnet");
+    let dirs = [
+        "for_prague/byzantium/eip198_modexp_precompile",
+        "for_prague/osaka/eip7883_modexp_gas_increase",
+        "for_osaka/byzantium/eip198_modexp_precompile",
+        "for_osaka/osaka/eip7823_modexp_upper_bounds",
+        "for_osaka/osaka/eip7883_modexp_gas_increase",
+        "for_praguetoosakaattime15k/osaka/eip7823_modexp_upper_bounds",
+    ];
+    let paths: Vec<_> = dirs.iter().map(|d| root.join(d)).collect();
+    let files = host::ef_tests::fixtures::discover(&paths).unwrap();
+    let cases = host::ef_tests::vm::sample(&files, usize::MAX);
+    assert!(cases.len() >= 129, "{} cases", cases.len());
+    let sample = host::ef_tests::vm::run_sample(&cases).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
+    assert!(sample.over_budget.is_empty(), "{:#?}", sample.over_budget);
+    assert!(
+        sample.valid_blocks >= 129,
+        "{} valid blocks",
+        sample.valid_blocks
+    );
+}

@@ -184,12 +184,11 @@ fn eest_point_evaluation_fixture_runs_in_the_vm_on_the_chips() {
 
 /// Every EEST zkEVM fixture in `../shared/blocks/eest-zkevm` (30 modexp variants, ecrecover,
 /// KZG point evaluation; 10 M gas of precompile calls each) valid in the VM with the native
-/// run's public values. The fixtures' moduli are none the guest declares, so modexp runs in
-/// revm's software and this takes about 17 minutes here (1011 s measured, every fixture valid;
-/// point evaluation 11 s on the chips, 160 s in software):
-/// `cargo test -p tests --test vm -- --ignored --nocapture`.
+/// run's public values. The fixtures' moduli are none the guest declares: every modexp runs on
+/// the Int256 chip (`crypto::modexp`'s `small` and `big`). Long: 32 blocks of 10 M gas each
+/// (`cargo test -p tests --test vm -- --ignored --nocapture`).
 #[test]
-#[ignore = "long: every EEST zkEVM fixture in the VM, their modexps in software"]
+#[ignore = "long: every EEST zkEVM fixture (32 blocks of 10 M gas) in the VM"]
 fn every_eest_zkevm_fixture_runs_in_the_vm() {
     let dir = shared_blocks_dir().join("eest-zkevm");
     let ids = host::blocks::list_blocks(&dir).unwrap();
