@@ -58,7 +58,9 @@ pub fn modexp(base: &[u8], exponent: &[u8], modulus: &[u8]) -> Option<Vec<u8>> {
     })
 }
 
-/// `base^exponent` in the field, by square-and-multiply from the exponent's first set bit.
+/// `base^exponent` in the field, in the order [`window`] gives the other rings: a bit at a
+/// time for a short exponent, 4-bit windows for a long one (a 256-bit exponent takes at most
+/// 77 products besides its squares, 14 of them for the table, instead of one per set bit).
 fn pow<F: IntMod + Reduce>(base: &[u8], exponent: &[u8]) -> Vec<u8>
 where
     for<'a> &'a F: core::ops::Mul<&'a F, Output = F>,
@@ -68,19 +70,33 @@ where
     let mut padded = alloc::vec![0u8; padded_len - base.len()];
     padded.extend_from_slice(base);
     let base = F::reduce_be_bytes(&padded);
-    let mut acc = F::ONE;
-    let mut started = false;
-    for byte in exponent {
-        for bit in (0..8).rev() {
-            if started {
-                acc = &acc * &acc;
-            }
-            if (byte >> bit) & 1 == 1 {
-                acc = if started { &acc * &base } else { base.clone() };
-                started = true;
-            }
-        }
-    }
+    let acc = if window::windowed(exponent) {
+        pow_by::<F, 4>(base, exponent)
+    } else {
+        pow_by::<F, 1>(base, exponent)
+    };
     acc.assert_reduced();
     acc.to_be_bytes().as_ref().to_vec()
+}
+
+/// [`pow`] over `WIDTH`-bit digits.
+fn pow_by<F: IntMod, const WIDTH: u32>(base: F, exponent: &[u8]) -> F
+where
+    for<'a> &'a F: core::ops::Mul<&'a F, Output = F>,
+{
+    // `table[d − 1] = base^d` for every non-zero digit `d`.
+    let mut table = alloc::vec![base];
+    for d in 1..(1 << WIDTH) - 1 {
+        let next = &table[d - 1] * &table[0];
+        table.push(next);
+    }
+    let mut acc = F::ONE;
+    window::walk::<WIDTH>(exponent, |step| {
+        acc = match step {
+            window::Step::First(d) => table[d - 1].clone(),
+            window::Step::Square => &acc * &acc,
+            window::Step::Mul(d) => &acc * &table[d - 1],
+        }
+    });
+    acc
 }

@@ -1,5 +1,6 @@
-//! The order of squarings and multiplies in `base^exp`, shared by the rings on one chip word
-//! ([`super::mont`]) and the multi-digit one ([`super::big`]).
+//! The order of squarings and multiplies in `base^exp`, shared by the declared fields
+//! ([`super::pow`]), the rings on one chip word ([`super::mont`]) and the multi-digit one
+//! ([`super::big`]).
 //!
 //! Left to right over the exponent's digits: a short exponent (up to 8 bytes) one bit at a time
 //! (square-and-multiply), a longer one 4 bits at a time (fixed windows: a quarter of the
