@@ -132,13 +132,59 @@ impl TreeShape {
             internal_children: openvm_sdk::config::MAX_NUM_CHILDREN_INTERNAL,
         }
     }
+
+    /// A tree of `leaf_children` app proofs per leaf and `internal_children` proofs per
+    /// internal node. The aggregation circuits verify up to OpenVM's maxima (4 and 3) and any
+    /// fewer children (as `prove_vm`'s last chunk of a layer has), under the same keys, so the
+    /// proof verifies against the same baseline. Fewer children make more, cheaper nodes per
+    /// layer (more machines busy at once) and a deeper tree. An internal node takes at least
+    /// two, or the tree never narrows.
+    pub fn new(
+        segments_per_task: usize,
+        leaf_children: usize,
+        internal_children: usize,
+    ) -> Result<Self, ShapeError> {
+        let leaf_max = openvm_sdk::config::MAX_NUM_CHILDREN_LEAF;
+        let internal_max = openvm_sdk::config::MAX_NUM_CHILDREN_INTERNAL;
+        if segments_per_task == 0 {
+            return Err(ShapeError::SegmentsPerTask);
+        }
+        if !(1..=leaf_max).contains(&leaf_children) {
+            return Err(ShapeError::LeafChildren(leaf_children, leaf_max));
+        }
+        if !(2..=internal_max).contains(&internal_children) {
+            return Err(ShapeError::InternalChildren(
+                internal_children,
+                internal_max,
+            ));
+        }
+        Ok(Self {
+            segments_per_task,
+            leaf_children,
+            internal_children,
+        })
+    }
+}
+
+/// A tree shape the aggregation circuits cannot prove.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// No segments per task.
+    #[error("segments per task must be at least 1")]
+    SegmentsPerTask,
+    /// App proofs per leaf out of range.
+    #[error("{0} app proofs per leaf: the leaf circuit takes 1 to {1}")]
+    LeafChildren(usize, usize),
+    /// Proofs per internal node out of range.
+    #[error("{0} proofs per internal node: the internal circuits take 2 to {1}")]
+    InternalChildren(usize, usize),
 }
 
 /// The whole graph for a run of `segments` segments: segment tasks, then the tree, then the
 /// wrap (last).
 pub fn plan(segments: usize, shape: TreeShape) -> Vec<TaskPlan> {
     assert!(segments > 0 && shape.segments_per_task > 0);
-    assert!(shape.leaf_children > 0 && shape.internal_children > 0);
+    assert!(shape.leaf_children > 0 && shape.internal_children > 1);
     let mut tasks = Vec::new();
     // Segment tasks, and for each segment the task that proves it.
     let mut prover_of = Vec::with_capacity(segments);
@@ -250,6 +296,50 @@ mod tests {
         assert_eq!(needed[wrap], 0);
         assert_eq!(plan[43].deps, vec![0, 1, 2, 3]);
         assert_eq!(plan[53].deps, vec![40, 41, 42]);
+    }
+
+    #[test]
+    fn a_narrow_tree_is_deeper_and_its_root_joins_recursive_proofs() {
+        // One app proof per leaf, two proofs per internal node: 5 segments reach the shape of
+        // 24171384's 43 at the default, a root that joins two recursive proofs.
+        let shape = TreeShape::new(1, 1, 2).unwrap();
+        let plan = plan(5, shape);
+        assert_eq!(count(&plan, Stage::Leaves), 5);
+        let layers: Vec<usize> = (0..4)
+            .map(|l| {
+                plan.iter()
+                    .filter(|t| t.stage == Stage::Internal && t.layer == l)
+                    .count()
+            })
+            .collect();
+        assert_eq!(layers, vec![3, 2, 1, 0]);
+        let root = &plan[plan.len() - 2];
+        assert_eq!(root.layer, 2);
+        assert_eq!(
+            root.work,
+            Work::Node {
+                circuit: 2,
+                child: Child::RecursiveSelf
+            }
+        );
+        assert_eq!(root.deps.len(), 2);
+    }
+
+    #[test]
+    fn a_shape_the_circuits_cannot_prove_is_refused() {
+        assert_eq!(TreeShape::new(1, 4, 3), Ok(TreeShape::openvm_default()));
+        assert_eq!(TreeShape::new(0, 4, 3), Err(ShapeError::SegmentsPerTask));
+        assert_eq!(TreeShape::new(1, 0, 3), Err(ShapeError::LeafChildren(0, 4)));
+        assert_eq!(TreeShape::new(1, 5, 3), Err(ShapeError::LeafChildren(5, 4)));
+        // One child per internal node would never narrow the tree.
+        assert_eq!(
+            TreeShape::new(1, 4, 1),
+            Err(ShapeError::InternalChildren(1, 3))
+        );
+        assert_eq!(
+            TreeShape::new(1, 4, 4),
+            Err(ShapeError::InternalChildren(4, 3))
+        );
     }
 
     #[test]

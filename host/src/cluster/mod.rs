@@ -35,7 +35,7 @@ pub mod worker;
 
 use std::time::Duration;
 
-pub use graph::{Stage, TreeShape, Work};
+pub use graph::{ShapeError, Stage, TreeShape, Work};
 pub use queue::Queue;
 
 /// The environment variable that names the database when `--db` is not given.

@@ -33,14 +33,14 @@ pub struct Submitted {
 }
 
 /// Submits the block guest (`keccak`) on `input` (the native run's guest input), labelled
-/// `label`, with `limits` and `segments_per_task`.
+/// `label`, with `limits`, its tree of the given `shape`.
 pub fn submit_block(
     db: &mut Db,
     label: &str,
     input: &[Vec<u8>],
     keccak: Keccak,
     limits: Limits,
-    segments_per_task: usize,
+    shape: TreeShape,
 ) -> Result<Submitted, ClusterError> {
     let started = Instant::now();
     let spec = GuestSpec::program(Program::Guest, keccak);
@@ -51,10 +51,6 @@ pub fn submit_block(
     let items: Vec<&[u8]> = input.iter().map(Vec::as_slice).collect();
     let count = segments::count_segments(&build.sdk, build.exe.clone(), Vm::stdin_items(&items))
         .map_err(|e| ClusterError::Proof(e.into()))?;
-    let shape = TreeShape {
-        segments_per_task,
-        ..TreeShape::openvm_default()
-    };
     let plan = graph::plan(count, shape);
     let job = insert(
         db,

@@ -43,6 +43,12 @@ enum ClusterCommand {
         /// Segments per segment task.
         #[arg(long, default_value_t = 1)]
         segments_per_task: usize,
+        /// App proofs per leaf node (1 to OpenVM's 4): fewer make more leaves to prove at once.
+        #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_LEAF)]
+        leaf_children: usize,
+        /// Proofs per internal node (2 to OpenVM's 3).
+        #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_INTERNAL)]
+        internal_children: usize,
     },
     /// Claim and run tasks until stopped: prove, store the artifact, release what waits on it.
     Worker {
@@ -156,11 +162,11 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
             log_stacked_height,
             segment_memory_mib,
             segments_per_task,
+            leaf_children,
+            internal_children,
         } => {
-            anyhow::ensure!(
-                segments_per_task > 0,
-                "--segments-per-task must be at least 1"
-            );
+            let shape =
+                cluster::TreeShape::new(segments_per_task, leaf_children, internal_children)?;
             let mut db = Db::connect(&url()?)?;
             let native = super::validate_valid(&target, "nothing to prove")?;
             let mut limits = Limits::for_proving(log_stacked_height);
@@ -168,14 +174,8 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
                 limits.segment_memory = mib << 20;
             }
             let input = native.guest_input();
-            let submitted = submit::submit_block(
-                &mut db,
-                &target.block,
-                &input,
-                keccak,
-                limits,
-                segments_per_task,
-            )?;
+            let submitted =
+                submit::submit_block(&mut db, &target.block, &input, keccak, limits, shape)?;
             let stages: Vec<String> = submitted
                 .tasks
                 .iter()
