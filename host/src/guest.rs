@@ -270,6 +270,10 @@ impl GuestSpec {
     /// [`GuestSpec::build_bytes`] in the target directory `target_dir`.
     pub fn build_bytes_in(&self, target_dir: &Path) -> Result<Vec<u8>, VmError> {
         let pkg_dir = workspace_dir().join(self.program.package());
+        // `get_package` panics on a missing manifest.
+        if !pkg_dir.join("Cargo.toml").is_file() {
+            return Err(VmError::GuestSource(pkg_dir));
+        }
         let pkg = get_package(&pkg_dir);
         let target_dir = target_dir.to_owned();
         let opts = GuestOptions::default()

@@ -35,6 +35,10 @@ pub enum VmError {
         /// cargo's exit code.
         code: Option<i32>,
     },
+    /// The guest's source is not where this `host` was built from (the checkout moved or is
+    /// gone): `host` builds the guest from its own source, so rebuild `host` where it is.
+    #[error("the guest's source {} is missing: rebuild `host` from the checkout it should use", .0.display())]
+    GuestSource(std::path::PathBuf),
     /// The guest ELF could not be found or decoded.
     #[error("guest ELF: {0}")]
     Elf(String),
