@@ -1,4 +1,5 @@
-//! The EVM the block executor runs: revm's mainnet EVM with one rule added, EIP-7610.
+//! The EVM the block executor runs: revm's mainnet EVM with one rule added, EIP-7610, and
+//! system calls given the EIPs' gas ([`SYSTEM_CALL_GAS`]).
 //!
 //! EIP-7610 (retroactive to every fork) makes a contract creation collide when its address
 //! already has **non-empty storage**, as well as a nonce or code. revm checks only nonce and
@@ -30,11 +31,12 @@ use revm::context_interface::journaled_state::{
     AccountInfoLoad, AccountLoad, JournalCheckpoint, JournalLoadError, JournalTr, TransferError,
 };
 use revm::database::State;
-use revm::handler::{EthPrecompiles, MainBuilder};
+use revm::handler::{EthFrame, EthPrecompiles, Handler, MainBuilder, MainnetHandler, SystemCallTx};
+use revm::interpreter::interpreter::EthInterpreter;
 use revm::primitives::hardfork::SpecId;
 use revm::primitives::{AddressMap, AddressSet, HashSet, Log, StorageKey, StorageValue};
 use revm::state::{Account, Bytecode, EvmState};
-use revm::{Database, ExecuteEvm, SystemCallEvm};
+use revm::{Database, ExecuteEvm};
 
 use crate::db::PreState;
 
@@ -315,6 +317,12 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
     }
 }
 
+/// The gas of a system call (EIP-2935, EIP-4788, EIP-7002, EIP-7251): 30,000,000 in every
+/// fork this verifier knows. revm 43's `SYSTEM_CALL_GAS_LIMIT` adds EIP-8037's state-gas
+/// reservoir (Amsterdam) to it in every fork, so a request contract that runs out of gas at
+/// 30 M would succeed there and the block be judged on the wrong rule.
+pub const SYSTEM_CALL_GAS: u64 = 30_000_000;
+
 /// The context of [`BlockEvm`]: revm's mainnet context with [`Eip7610Journal`].
 pub type BlockContext<DB> = Context<BlockEnv, TxEnv, CfgEnv, DB, Eip7610Journal<DB>>;
 
@@ -375,7 +383,15 @@ impl<DB: alloy_evm::Database + StorageProbe> Evm for BlockEvm<DB> {
         contract: Address,
         data: Bytes,
     ) -> Result<ResultAndState<HaltReason>, Self::Error> {
-        self.inner.system_call_with_caller(caller, contract, data)
+        // revm's `system_call_with_caller`, but with the gas the EIPs give the call.
+        let mut tx = TxEnv::new_system_tx_with_caller(caller, contract, data);
+        tx.gas_limit = SYSTEM_CALL_GAS;
+        self.inner.ctx.tx = tx;
+        let mut handler =
+            MainnetHandler::<Inner<DB>, EVMError<DB::Error>, EthFrame<EthInterpreter>>::default();
+        let result = handler.run_system_call(&mut self.inner)?;
+        let state = self.inner.finalize();
+        Ok(ResultAndState::new(result, state))
     }
 
     fn finish(self) -> (DB, EvmEnv<SpecId>) {

@@ -71,3 +71,39 @@ fn stateless_output_bytes_are_checked() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A system call has the 30,000,000 gas its EIPs give it (here EIP-7251's), not revm 43's
+/// budget with Amsterdam's state-gas reservoir on top: a consolidation contract that runs out
+/// of gas at 30 M fails its block as the system call the fixture names (before, the call
+/// succeeded and the block failed on its state root), and one that spends exactly 30 M is
+/// valid. Prague and Osaka alike.
+#[test]
+fn a_system_call_has_thirty_million_gas() {
+    let mut out_of_gas = 0;
+    let mut at_limit = 0;
+    for fork in ["prague", "osaka"] {
+        let file = shared_blocks_dir().join(format!(
+            "../ef-tests-eest/blockchain_tests_devnet/for_{fork}/prague/eip7251_consolidations/\
+             modified_consolidation_contract/system_contract_errors.json.gz"
+        ));
+        for case in &run_file(&file) {
+            assert_eq!(case.outcome, Outcome::Passed, "{}", case.name);
+            let block = &case.blocks[0];
+            if case.name.contains("system_contract_out_of_gas") {
+                out_of_gas += 1;
+                assert_eq!(block.verdict, "invalid");
+                assert_eq!(block.exception_match, Some(true), "{:?}", block.error);
+                let error = block.error.as_deref().unwrap_or_default();
+                assert!(
+                    error.contains("consolidation requests contract call")
+                        && error.contains("OutOfGas"),
+                    "{error}"
+                );
+            } else if case.name.contains("system_contract_reaches_gas_limit") {
+                at_limit += 1;
+                assert_eq!(block.verdict, "valid", "{:?}", block.error);
+            }
+        }
+    }
+    assert_eq!((out_of_gas, at_limit), (2, 2));
+}
