@@ -265,6 +265,17 @@ mod tests {
         plan.iter().filter(|t| t.stage == stage).count()
     }
 
+    /// Internal nodes in each of the first four layers.
+    fn internal_layers(plan: &[TaskPlan]) -> Vec<usize> {
+        (0..4)
+            .map(|l| {
+                plan.iter()
+                    .filter(|t| t.stage == Stage::Internal && t.layer == l)
+                    .count()
+            })
+            .collect()
+    }
+
     #[test]
     fn the_graph_is_prove_vms_tree() {
         // 24171384 at the CPU default: 43 segments, 11 leaves of up to 4, then 4, 2, 1 internal
@@ -272,13 +283,7 @@ mod tests {
         let plan = plan(43, TreeShape::openvm_default());
         assert_eq!(count(&plan, Stage::Segments), 43);
         assert_eq!(count(&plan, Stage::Leaves), 11);
-        let internal: Vec<usize> = (0..4)
-            .map(|l| {
-                plan.iter()
-                    .filter(|t| t.stage == Stage::Internal && t.layer == l)
-                    .count()
-            })
-            .collect();
+        let internal = internal_layers(&plan);
         assert_eq!(internal, vec![4, 2, 1, 0]);
         assert_eq!(count(&plan, Stage::Wrap), 1);
         // Every dependency comes before its task, and every task but the wrap is needed once.
@@ -305,13 +310,7 @@ mod tests {
         let shape = TreeShape::new(1, 1, 2).unwrap();
         let plan = plan(5, shape);
         assert_eq!(count(&plan, Stage::Leaves), 5);
-        let layers: Vec<usize> = (0..4)
-            .map(|l| {
-                plan.iter()
-                    .filter(|t| t.stage == Stage::Internal && t.layer == l)
-                    .count()
-            })
-            .collect();
+        let layers = internal_layers(&plan);
         assert_eq!(layers, vec![3, 2, 1, 0]);
         let root = &plan[plan.len() - 2];
         assert_eq!(root.layer, 2);
