@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use alloy_consensus::transaction::{Recovered, SignerRecoverable};
 use alloy_consensus::{proofs, Block, TxEnvelope};
 use alloy_hardforks::EthereumHardforks;
-use alloy_primitives::B256;
+use alloy_primitives::{Address, B256};
 
 use crate::chain::ChainConfig;
 use crate::error::ValidationError;
@@ -56,9 +56,19 @@ pub fn validate_body(
     Ok(())
 }
 
-/// The senders of `txs` from their signers' public keys `keys` (one per transaction, in
-/// order): each key must verify its transaction's signature (with EIP-2's low `s`), and the
-/// sender is its address. Cheaper than recovery: the key is given, not computed from `r`.
+/// The senders of `txs`, each recovered from its signature, with the public keys `keys` (one
+/// per transaction, in order, as a standard input gives them) checked to be exactly the
+/// recovered signers' keys.
+///
+/// A given key is the signer's only if it is the key that the signature's own recovery id
+/// (its y-parity; for a legacy transaction, derived from `v`) selects. Verifying the signature
+/// against the key is not enough: every signature verifies under two keys, the signer's and
+/// the other recovery candidate's (whose `u1·G + u2·Q` is `−R`), and whoever signs knows the
+/// other candidate's private key too, so could fund its address and have the block executed
+/// as it. Recovering costs on the chip what verifying costs (one two-scalar multiplication,
+/// one inversion; the VM hints R's square root), so the sender is recovered, as the block
+/// guest does, and the key must hash to it: a different key with the same address would be a
+/// keccak-160 second preimage.
 pub fn verify_senders<'t>(
     txs: &'t [TxEnvelope],
     keys: &[[u8; 65]],
@@ -69,22 +79,25 @@ pub fn verify_senders<'t>(
             txs: txs.len(),
         });
     }
-    txs.iter()
-        .zip(keys)
-        .enumerate()
-        .map(|(index, (tx, key))| {
-            let sender = alloy_consensus::crypto::secp256k1::verify_and_compute_signer(
-                key,
-                tx.signature(),
-                tx.signature_hash(),
-            )
-            .map_err(|e| ValidationError::PublicKey {
+    let senders = recover_senders(txs)?;
+    for (index, (recovered, key)) in senders.iter().zip(keys).enumerate() {
+        let [prefix, xy @ ..] = key;
+        if *prefix != 0x04 {
+            return Err(ValidationError::PublicKeyPrefix {
                 index,
-                reason: e.to_string(),
-            })?;
-            Ok(Recovered::new_unchecked(tx, sender))
-        })
-        .collect()
+                prefix: *prefix,
+            });
+        }
+        let given = Address::from_raw_public_key(xy);
+        if given != recovered.signer() {
+            return Err(ValidationError::PublicKey {
+                index,
+                signer: recovered.signer(),
+                given,
+            });
+        }
+    }
+    Ok(senders)
 }
 
 /// Recovers every transaction's sender.

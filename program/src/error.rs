@@ -3,7 +3,7 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
-use alloy_primitives::{Bloom, B256};
+use alloy_primitives::{Address, Bloom, B256};
 use mpt::TrieError;
 
 use crate::chain::ChainConfigError;
@@ -169,15 +169,28 @@ pub enum ValidationError {
         /// Transactions in the block.
         txs: usize,
     },
-    /// A given public key does not verify its transaction's signature.
+    /// A given public key is not the key its transaction's signature recovers (with the
+    /// signature's own y-parity): it is another key, possibly the signature's other recovery
+    /// candidate, which verifies the signature too.
     #[error(
-        "transaction {index}: its signature does not verify under the given public key: {reason}"
+        "transaction {index}: the given public key (address {given}) is not its signer's \
+         (the signature recovers {signer})"
     )]
     PublicKey {
         /// Its index in the block.
         index: usize,
-        /// What failed.
-        reason: String,
+        /// The signer the signature recovers.
+        signer: Address,
+        /// The address of the key given.
+        given: Address,
+    },
+    /// A given public key is not in uncompressed SEC1 form (`0x04 ‖ x ‖ y`).
+    #[error("transaction {index}: the given public key starts {prefix:#04x}, not 0x04")]
+    PublicKeyPrefix {
+        /// Its index in the block.
+        index: usize,
+        /// Its first byte.
+        prefix: u8,
     },
     /// The witness lacks something execution needed.
     #[error("execution needs what the witness lacks: {0}")]
@@ -338,6 +351,7 @@ impl ValidationError {
             | SenderRecovery { .. }
             | PublicKeyCount { .. }
             | PublicKey { .. }
+            | PublicKeyPrefix { .. }
             | Execution(_)
             | SystemContractEmpty(_)
             | GasUsed { .. }

@@ -4,10 +4,15 @@
 //! hash all agree with the block); natively it validates `true` with its chain and schema ids;
 //! and each tampering gives `false` for the rule it breaks.
 
+#[path = "standard_io/signers.rs"]
+mod signers;
+
 use host::blocks::BlockData;
 use host::standard::stateless_input;
-use program::standard::{payload::block_of, validate, validate_input, StandardError};
+use program::standard::payload::{block_of, PayloadError};
+use program::standard::{validate, validate_input, StandardError};
 use program::{ChainConfig, ValidationError, Verdict};
+use stateless_ssz::NewPayloadRequest::V4;
 use stateless_ssz::{decode_input, encode_input, Fork, Sha2Hasher, StatelessInput};
 use tests::mainnet_block;
 
@@ -148,9 +153,50 @@ fn tampered_inputs_validate_false_for_the_rule_they_break() {
     }
     let (ok, error) = verdict(&bad);
     assert!(!ok);
+    let block_hash = data.header.hash_slow();
     assert!(
-        matches!(error, Some(StandardError::Payload(_))),
+        matches!(
+            error,
+            Some(StandardError::Payload(PayloadError::BlockHash { claimed, computed }))
+                if claimed == block_hash && computed != block_hash
+        ),
         "{error:?}"
+    );
+
+    // A versioned hash changed, and one added: not the blob transactions' own.
+    let V4(request) = &input.new_payload_request else {
+        panic!("a BPO1 block's request is V4")
+    };
+    let blob_hashes = request.versioned_hashes.len();
+    assert!(blob_hashes > 0, "24171384 carries blobs");
+    let mut bad = input.clone();
+    if let V4(r) = &mut bad.new_payload_request {
+        let mut hashes = r.versioned_hashes.to_vec();
+        hashes[blob_hashes - 1][31] ^= 1;
+        r.versioned_hashes = hashes.into();
+    }
+    assert_eq!(
+        verdict(&bad),
+        (
+            false,
+            Some(StandardError::Payload(PayloadError::VersionedHashes {
+                given: blob_hashes,
+                found: blob_hashes
+            }))
+        )
+    );
+    let mut bad = input.clone();
+    if let V4(r) = &mut bad.new_payload_request {
+        let mut hashes = r.versioned_hashes.to_vec();
+        hashes.push(hashes[0]);
+        r.versioned_hashes = hashes.into();
+    }
+    assert_eq!(
+        verdict(&bad).1,
+        Some(StandardError::Payload(PayloadError::VersionedHashes {
+            given: blob_hashes + 1,
+            found: blob_hashes
+        }))
     );
 
     // Two public keys swapped: each fails its transaction's signature.
@@ -176,16 +222,16 @@ fn tampered_inputs_validate_false_for_the_rule_they_break() {
     let mut keys = bad.public_keys.to_vec();
     keys.pop();
     bad.public_keys = keys.into();
-    let (ok, error) = verdict(&bad);
-    assert!(!ok);
-    assert!(
-        matches!(
-            error,
-            Some(StandardError::Validation(
-                ValidationError::PublicKeyCount { .. }
-            ))
-        ),
-        "{error:?}"
+    let txs = input.public_keys.len();
+    assert_eq!(
+        verdict(&bad),
+        (
+            false,
+            Some(StandardError::Validation(ValidationError::PublicKeyCount {
+                keys: txs - 1,
+                txs
+            }))
+        )
     );
 
     // A chain this guest does not know.
@@ -202,24 +248,45 @@ fn tampered_inputs_validate_false_for_the_rule_they_break() {
     if let stateless_ssz::NewPayloadRequest::V4(r) = &mut bad.new_payload_request {
         r.execution_payload.state_root[0] ^= 1;
     }
-    assert!(matches!(verdict(&bad).1, Some(StandardError::Payload(_))));
+    assert!(
+        matches!(
+            verdict(&bad).1,
+            Some(StandardError::Payload(PayloadError::BlockHash { claimed, .. }))
+                if claimed == block_hash
+        ),
+        "{:?}",
+        verdict(&bad).1
+    );
 
-    // A trie node missing: false, and the finer verdict says the witness is insufficient.
+    // A trie node missing (the first the validation needs: the pre-state root's): false, and
+    // the finer verdict says the witness is insufficient, naming the node.
     let mut bad = input.clone();
     let mut state = bad.witness.state.to_vec();
-    state.remove(0);
+    let first = state.remove(0);
     bad.witness.state = state.into();
     let (ok, error) = verdict(&bad);
     assert!(!ok);
-    assert_eq!(error.unwrap().verdict(), Verdict::Insufficient);
+    let error = error.unwrap();
+    assert_eq!(error.verdict(), Verdict::Insufficient);
+    let missing = alloy_primitives::keccak256(&first[..]).to_string();
+    assert!(error.to_string().contains(&missing), "{error}");
 
     // Another fork's schema over the same request (Osaka instead of BPO1): BPO1's blob schedule
-    // no longer applies, and the block's blob fee checks break.
+    // no longer applies, and the block's excess blob gas no longer follows from its parent's.
     let mut bad = input.clone();
     bad.fork = Fork::Osaka;
     let out = validate_input(&bad, &Sha2Hasher);
     assert_eq!(out.result.schema_id, Fork::Osaka.schema_id());
-    println!("BPO1 block under Osaka's schema: {:?}", out.error());
+    assert!(!out.result.successful_validation);
+    assert!(
+        matches!(
+            out.error(),
+            Some(StandardError::Validation(ValidationError::HeaderField { field, .. }))
+                if field.contains("blob")
+        ),
+        "{:?}",
+        out.error()
+    );
 }
 
 #[test]

@@ -46,9 +46,11 @@ pub fn rule(error: &ValidationError) -> &'static str {
             _ => "body.ommers",
         },
         Withdrawals(_) => "body.withdrawals",
-        SenderRecovery { .. } | PublicKeyCount { .. } | PublicKey { .. } | Execution(_) => {
-            "transaction"
-        }
+        SenderRecovery { .. }
+        | PublicKeyCount { .. }
+        | PublicKey { .. }
+        | PublicKeyPrefix { .. }
+        | Execution(_) => "transaction",
         GasUsed { .. } => "gas_used",
         BlobGasUsed { .. } => "blob_gas_used",
         ReceiptsRoot { .. } => "receipts_root",

@@ -1,5 +1,6 @@
 //! Block 1 of the devnet: signed transactions, executed, then sealed with their results.
 
+use alloy_consensus::transaction::Recovered;
 use alloy_consensus::TxReceipt;
 use alloy_consensus::{
     proofs, Block, BlockBody, Header, SignableTransaction, Signed, TxEip1559, TxEip2930,
@@ -191,6 +192,39 @@ pub(super) fn seal(
         id: id.to_owned(),
         source: Box::new(source),
     };
+    let senders: Vec<Address> = recover_senders(&transactions)
+        .map_err(invalid)?
+        .iter()
+        .map(|tx| tx.signer())
+        .collect();
+    let (block, succeeded) =
+        seal_as(devnet, transactions, withdrawals, &senders).map_err(invalid)?;
+    let block_rlp = alloy_rlp::encode(&block);
+    let witness = &devnet.witness;
+    // The generator's block must pass the validator it is made for.
+    let output = program::validate_block(&block_rlp, witness, &devnet.chain).map_err(invalid)?;
+    Ok(Generated {
+        id: id.to_owned(),
+        description: description.to_owned(),
+        withdrawals: block.body.withdrawals.as_ref().map_or(0, |w| w.len()),
+        block_rlp,
+        witness: witness.clone(),
+        output,
+        succeeded,
+    })
+}
+
+/// Block 1 on the genesis holding `transactions` and `withdrawals`, its header sealed with the
+/// results of executing transaction `i` as sent by `senders[i]` (whatever its signature
+/// recovers), and per transaction whether it succeeded. With the recovered senders this is the
+/// valid block; with others it is a block whose roots are those of a forged sender, what a
+/// prover who could choose senders would claim (the tests build such blocks).
+pub fn seal_as(
+    devnet: &Devnet,
+    transactions: Vec<TxEnvelope>,
+    withdrawals: Vec<Withdrawal>,
+    senders: &[Address],
+) -> Result<(Block<TxEnvelope>, Vec<bool>), ValidationError> {
     let parent = &devnet.header;
     let chain = &devnet.chain;
     let timestamp = parent.timestamp + 12;
@@ -224,18 +258,22 @@ pub(super) fn seal(
     };
 
     let witness = &devnet.witness;
-    let senders = recover_senders(&block.body.transactions).map_err(invalid)?;
-    let (_, block_hashes) = decode_ancestors(&witness.headers).map_err(invalid)?;
+    let senders: Vec<Recovered<&TxEnvelope>> = block
+        .body
+        .transactions
+        .iter()
+        .zip(senders)
+        .map(|(tx, sender)| Recovered::new_unchecked(tx, *sender))
+        .collect();
+    let (_, block_hashes) = decode_ancestors(&witness.headers)?;
     let store = witness.store();
-    let state = open_pre_state(&store, parent.state_root).map_err(|e| invalid(e.into()))?;
+    let state = open_pre_state(&store, parent.state_root)?;
     let mut db = WitnessDb::new(state, &store, block_hashes);
-    let (result, bundle) = execute(&block, &senders, chain, &mut db).map_err(invalid)?;
-    apply_bundle(&mut db.state, &bundle).map_err(|e| invalid(ValidationError::StateUpdate(e)))?;
+    let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
+    drop(senders);
+    apply_bundle(&mut db.state, &bundle).map_err(ValidationError::StateUpdate)?;
     let header = &mut block.header;
-    header.state_root = db
-        .state
-        .root()
-        .map_err(|e| invalid(ValidationError::StateUpdate(e)))?;
+    header.state_root = db.state.root().map_err(ValidationError::StateUpdate)?;
     header.gas_used = result.gas_used;
     header.blob_gas_used = Some(result.blob_gas_used);
     header.receipts_root = proofs::calculate_receipt_root(&result.receipts);
@@ -245,20 +283,7 @@ pub(super) fn seal(
         .fold(Bloom::ZERO, |acc, r| acc | r.bloom());
     header.requests_hash = Some(result.requests.requests_hash());
     let succeeded = result.receipts.iter().map(|r| r.status()).collect();
-    drop(senders);
-
-    let block_rlp = alloy_rlp::encode(&block);
-    // The generator's block must pass the validator it is made for.
-    let output = program::validate_block(&block_rlp, witness, chain).map_err(invalid)?;
-    Ok(Generated {
-        id: id.to_owned(),
-        description: description.to_owned(),
-        withdrawals: block.body.withdrawals.as_ref().map_or(0, |w| w.len()),
-        block_rlp,
-        witness: witness.clone(),
-        output,
-        succeeded,
-    })
+    Ok((block, succeeded))
 }
 
 /// `devnet`: the default block of `host run`.

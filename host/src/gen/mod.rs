@@ -33,7 +33,7 @@ use serde_json::{json, Value};
 
 use crate::fixtures::{full_state_witness, GenesisAccount};
 
-pub use block::{default_block, signed, small_block};
+pub use block::{default_block, seal_as, signed, small_block};
 
 /// The devnet's chain id.
 pub const CHAIN_ID: u64 = 7_011_893;
