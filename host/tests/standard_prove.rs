@@ -5,7 +5,12 @@
 //! `host ef-tests` builds for it, is proved (the app proof: one STARK per segment; the
 //! aggregated proof and `host verify`'s `INVALID (proved)` are measured in BENCHMARKS.md) and
 //! verified against the guest rebuilt from source; a claim of `true` over that proof is
-//! refused.
+//! refused. `host verify` says what the proof binds (schema, chain id, request root) and
+//! accepts its verdict only for the request and fork the caller names: `INVALID (proved)`
+//! (exit 4) for the named request, OTHER CHAIN (2) under another chain, NOT THE REQUEST ASKED
+//! (6) under another fork, UNCHECKED (5) when nothing is named; `--json` carries every field.
+
+mod support;
 
 use host::guest::Keccak;
 use host::proof::{self, Limits, ProofError, ProofKind, StandardProofError};
@@ -15,7 +20,11 @@ use stateless_ssz::Sha2Hasher;
 
 /// The standard input bytes of the one block of `wrongStateRoot_Cancun`.
 fn invalid_block_input() -> Vec<u8> {
-    let file = tests::shared_blocks_dir()
+    let shared = std::env::var_os("SHARED_BLOCKS_DIR").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/blocks"),
+        std::path::PathBuf::from,
+    );
+    let file = shared
         .join("../ef-tests/BlockchainTests/InvalidBlocks/bcInvalidHeaderTest/wrongStateRoot.json");
     let mut input = None;
     let results = host::ef_tests::run_file_cases(
@@ -72,6 +81,7 @@ fn an_invalid_block_is_proved_false_and_the_proof_verifies() {
     let verified = proof::verify_standard(&file, true).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(verified, native.result);
     assert!(!verified.successful_validation);
+    cli_binds_the_request(&file, &bytes, &native.result);
 
     // The pinned verifier takes aggregated proofs only.
     assert!(matches!(
@@ -85,4 +95,127 @@ fn an_invalid_block_is_proved_false_and_the_proof_verifies() {
         proof::verify_standard(&file, true),
         Err(StandardProofError::Proof(ProofError::PublicValues { .. }))
     ));
+}
+
+/// `host verify --rebuild` of the proof: what it binds, judged against what the caller names.
+fn cli_binds_the_request(
+    file: &proof::ProofFile,
+    input: &[u8],
+    result: &stateless_ssz::StatelessValidationResult,
+) {
+    use support::cli::host_status;
+    let dir = std::env::temp_dir().join(format!("standard-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("invalid.proof");
+    proof::write(&path, file).unwrap();
+    let proof_path = path.to_str().unwrap();
+    let root = format!(
+        "0x{}",
+        alloy_primitives::hex::encode(result.new_payload_request_root)
+    );
+    assert_eq!(result.schema_id, stateless_ssz::Fork::Cancun.schema_id());
+    assert_eq!(result.chain_id, 1);
+    let verify = |extra: &[&str]| {
+        let mut args = vec!["verify", proof_path, "--rebuild"];
+        args.extend_from_slice(extra);
+        host_status(&args)
+    };
+
+    // Nothing named: what the proof says, never VALID or INVALID, exit 5.
+    let (code, stdout) = verify(&[]);
+    assert_eq!(code, Some(5), "{stdout}");
+    assert!(
+        stdout.contains("UNCHECKED")
+            && stdout.contains(&root)
+            && stdout.contains("Cancun")
+            && !stdout.contains("block VALID")
+            && !stdout.contains("block INVALID"),
+        "{stdout}"
+    );
+    // The request and fork it was made for, on mainnet's chain id: invalid, proved; exit 4.
+    let json = dir.join("verify.json");
+    let (code, stdout) = verify(&[
+        "--schema",
+        "cancun",
+        "--request-root",
+        &root,
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(4), "{stdout}");
+    assert!(stdout.contains("block INVALID (proved)"), "{stdout}");
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["verdict"], "invalid");
+    assert_eq!(report["exit"], 4);
+    assert_eq!(report["proof_verified"], true);
+    assert_eq!(report["result"]["successful_validation"], false);
+    assert_eq!(report["result"]["new_payload_request_root"], root.as_str());
+    assert_eq!(report["result"]["schema"], "Cancun");
+    assert_eq!(report["result"]["schema_id"], 0x1001);
+    assert_eq!(report["result"]["chain_id"], 1);
+    assert_eq!(report["expected"]["request_root"], root.as_str());
+    assert_eq!(report["chain_id"], 1);
+    // The same under another chain: exit 2.
+    let (code, stdout) = verify(&[
+        "--schema",
+        "0x1001",
+        "--request-root",
+        &root,
+        "--chain",
+        "sepolia",
+    ]);
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(stdout.contains("OTHER CHAIN"), "{stdout}");
+    // Under another fork's rules, or about another request: exit 6.
+    let (code, stdout) = verify(&["--schema", "prague", "--request-root", &root]);
+    assert_eq!(code, Some(6), "{stdout}");
+    assert!(
+        stdout.contains("NOT THE REQUEST ASKED") && stdout.contains("Prague"),
+        "{stdout}"
+    );
+    let other_root = format!("0x{}", "11".repeat(32));
+    let (code, stdout) = verify(&["--schema", "cancun", "--request-root", &other_root]);
+    assert_eq!(code, Some(6), "{stdout}");
+    assert!(stdout.contains(&other_root[2..]), "{stdout}");
+    // A request file: the stateless input itself. Its payload is block 1 of a chain where
+    // Cancun is active from genesis; under mainnet's schedule that block has no stateless
+    // schema, so it names no expectation (an error, exit 2), never a verdict.
+    let request = dir.join("input.ssz");
+    std::fs::write(&request, input).unwrap();
+    let (code, stdout) = verify(&["--request", request.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stdout}");
+    assert!(!stdout.contains("block "), "{stdout}");
+    // Under the test's own chain (chain id 1, Cancun from genesis), the schedule gives Cancun
+    // at the payload's timestamp: the request file names what the proof is about; exit 4.
+    let chain = dir.join("cancun.chain.json");
+    let mut config = serde_json::json!({
+        "chain_id": 1,
+        "terminal_total_difficulty": "0x0",
+        "shanghai_time": 0,
+        "cancun_time": 0,
+    });
+    for fork in [
+        "homestead",
+        "eip150",
+        "eip155",
+        "eip158",
+        "byzantium",
+        "constantinople",
+        "petersburg",
+        "istanbul",
+        "berlin",
+        "london",
+    ] {
+        config[format!("{fork}_block")] = 0.into();
+    }
+    std::fs::write(&chain, config.to_string()).unwrap();
+    let (code, stdout) = verify(&[
+        "--request",
+        request.to_str().unwrap(),
+        "--chain",
+        chain.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(4), "{stdout}");
+    assert!(stdout.contains("block INVALID (proved)"), "{stdout}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

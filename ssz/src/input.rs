@@ -163,6 +163,39 @@ impl StatelessInput {
 }
 
 impl NewPayloadRequest {
+    /// Decodes `SSZ(NewPayloadRequest)` of `shape` (the request alone, as the engine API's
+    /// consumers hash it; no schema id).
+    pub fn decode(shape: Shape, bytes: &[u8]) -> Result<Self, DecodeError> {
+        Ok(match shape {
+            Shape::Paris => NewPayloadRequest::V1(SszDecode::from_ssz_bytes(bytes)?),
+            Shape::Shanghai => NewPayloadRequest::V2(SszDecode::from_ssz_bytes(bytes)?),
+            Shape::Cancun => NewPayloadRequest::V3(SszDecode::from_ssz_bytes(bytes)?),
+            Shape::Prague => NewPayloadRequest::V4(SszDecode::from_ssz_bytes(bytes)?),
+        })
+    }
+
+    /// Its shape.
+    pub fn shape(&self) -> Shape {
+        match self {
+            NewPayloadRequest::V1(_) => Shape::Paris,
+            NewPayloadRequest::V2(_) => Shape::Shanghai,
+            NewPayloadRequest::V3(_) => Shape::Cancun,
+            NewPayloadRequest::V4(_) => Shape::Prague,
+        }
+    }
+
+    /// `SSZ(self)`.
+    pub fn to_ssz(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        match self {
+            NewPayloadRequest::V1(r) => r.ssz_append(&mut out),
+            NewPayloadRequest::V2(r) => r.ssz_append(&mut out),
+            NewPayloadRequest::V3(r) => r.ssz_append(&mut out),
+            NewPayloadRequest::V4(r) => r.ssz_append(&mut out),
+        }
+        out
+    }
+
     /// Its SSZ root.
     pub fn hash_tree_root(&self, hasher: &impl Sha256Hasher) -> Bytes32 {
         match self {

@@ -1,7 +1,7 @@
 //! `host prove`, `verify`, `pin`: proofs of a block, in one process or in parts, and their
 //! verification against the pinned commitments.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
@@ -67,6 +67,22 @@ pub struct VerifyArgs {
     /// keccak (a probe, a stock-keccak build), checked against its rebuilt program.
     #[arg(long)]
     pub other_program: bool,
+    /// A standard proof: the request it must be about, as a stateless input
+    /// (`statelessInputBytes`) or a `NewPayloadRequest`'s SSZ. The proof must commit to its
+    /// root, under the fork the chain's schedule gives at its payload's timestamp.
+    #[arg(long, conflicts_with_all = ["schema", "request_root"])]
+    pub request: Option<PathBuf>,
+    /// A standard proof: the fork whose rules it must have applied (Paris ... BPO2, or a
+    /// schema id such as 0x1201), with `--request-root`.
+    #[arg(long, requires = "request_root")]
+    pub schema: Option<String>,
+    /// A standard proof: the `hash_tree_root` of the request it must be about (hex), with
+    /// `--schema`.
+    #[arg(long, requires = "schema")]
+    pub request_root: Option<String>,
+    /// Write the verification's every field as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -101,12 +117,7 @@ impl ProveArgs {
 
 impl VerifyArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
-        verify(
-            &self.file,
-            self.chain.as_deref(),
-            self.rebuild,
-            self.other_program,
-        )
+        verify(&self)
     }
 }
 
@@ -202,17 +213,19 @@ fn parse_range(text: &str) -> Result<std::ops::Range<usize>, String> {
 
 /// `host verify`'s exit statuses: 0 a valid proof of a block under the expected chain, 1 a
 /// proof that does not verify, 2 a sound proof under another chain's config, 3 a proof of
-/// another program (without `--other-program`).
-fn verify(
-    path: &Path,
-    chain: Option<&str>,
-    rebuild: bool,
-    other_program: bool,
-) -> anyhow::Result<ExitCode> {
+/// another program (without `--other-program`); for standard proofs also 4, 5 and 6
+/// ([`host::proof::binding::Binding::exit_code`]).
+fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     use host::proof::BlockProofError;
+    let (path, chain, rebuild, other_program) = (
+        args.file.as_path(),
+        args.chain.as_deref(),
+        args.rebuild,
+        args.other_program,
+    );
     let file = host::proof::read(path)?;
     if file.subject.bin == Program::Standard.bin() && file.subject.keccak == Keccak::Ours {
-        return super::standard::verify(path, &file, chain, rebuild);
+        return super::standard::verify(args, &file);
     }
     let block_guest =
         file.subject.bin == Program::Guest.bin() && file.subject.keccak == Keccak::Ours;

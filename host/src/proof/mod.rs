@@ -30,6 +30,7 @@ use crate::guest::{GuestSpec, Keccak, Program};
 use crate::vm::{default_segment_memory, sdk_segmented, vm_config, vm_err, Vm, VmError};
 
 pub mod agg;
+pub mod binding;
 pub mod parts;
 pub mod pin;
 pub mod segments;
@@ -244,6 +245,16 @@ impl Subject {
 
     /// The SDK this subject is proved under: with the cached aggregation keys for
     /// [`ProofKind::Stark`].
+    /// The SDK for this subject with nothing from the key cache: its aggregation keys are
+    /// generated from source when first needed (what verification against source uses).
+    pub(crate) fn sdk_from_source(&self) -> Result<Sdk, ProofError> {
+        Ok(sdk_segmented(
+            self.public_values_len,
+            self.log_stacked_height,
+            self.segment_memory,
+        )?)
+    }
+
     pub(crate) fn sdk(&self, kind: ProofKind) -> Result<(Sdk, Option<KeysSource>), ProofError> {
         match kind {
             ProofKind::App => {
