@@ -239,6 +239,15 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     assert!(matches!(file.proof, Proof::Stark { .. }));
     let size = std::fs::metadata(&joined).unwrap().len();
     println!("3 segments joined into one STARK of {size} bytes");
+    // Within EIP-8025's cap: the proof's own bytes, not only the file's.
+    let Proof::Stark { encoded, .. } = &file.proof else {
+        unreachable!()
+    };
+    assert!(
+        encoded.len() <= host::proof::agg::MAX_PROOF_SIZE,
+        "{} bytes",
+        encoded.len()
+    );
 
     // Valid under the devnet's config, proving the native run's public values.
     let native = host::native::run_native(&blocks(), BLOCK, None).unwrap();
@@ -288,32 +297,214 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     support::refusals::every_refusal(&joined, &dir, &verifier, &pinned, &native);
 
     // The database is not trusted: the final artifact forged (a claim the proof does not
-    // commit to, with a matching keccak) is refused by `host cluster wait`.
+    // commit to, with a matching keccak) is refused by `host cluster wait`, exit 1, naming it.
+    let genuine = bitcode::serialize(&proof::read(&joined).unwrap()).unwrap();
     let mut forged = proof::read(&joined).unwrap();
     forged.public_values[0] ^= 1;
-    let bytes = bitcode::serialize(&forged).unwrap();
-    let hash = host::cluster::artifact_hash(&bytes);
-    db.client
-        .execute(
-            "UPDATE cluster_artifacts SET bytes = $2, hash = $3 WHERE task =
-                 (SELECT id FROM cluster_tasks WHERE job = $1 AND stage = 'wrap')",
-            &[&job, &bytes, &hash],
-        )
-        .unwrap();
-    let forged_out = dir.join("forged.proof");
-    let (code, _) = host_status(&[
+    plant_wrap(&mut db, job, &bitcode::serialize(&forged).unwrap());
+    let refused = refused_wait(&url, job, &dir);
+    assert!(
+        refused.contains("proof REFUSED") && refused.contains("the file claims"),
+        "{refused}"
+    );
+    plant_wrap(&mut db, job, &genuine);
+
+    // A genuine proof of another block, planted as another job's final proof: refused naming
+    // the block hash. The other job is the default devnet block with the same guest and VM.
+    let other = submit(&url, "devnet", SEGMENT_MEMORY_MIB);
+    plant_wrap(&mut db, other, &genuine);
+    let refused = refused_wait(&url, other, &dir);
+    assert!(
+        refused.contains(&format!("job {other}'s proof is not the job's"))
+            && refused.contains("its block hash is"),
+        "{refused}"
+    );
+    // The same block submitted with another VM (segments cut elsewhere): refused naming the
+    // subject, before any verification.
+    let other_vm = submit(&url, BLOCK, "2048");
+    plant_wrap(&mut db, other_vm, &genuine);
+    let refused = refused_wait(&url, other_vm, &dir);
+    assert!(
+        refused.contains("the job was submitted for") && refused.contains("2048 MiB segments"),
+        "{refused}"
+    );
+
+    // Real segment parts tampered with, under matching keccaks: the leaf refuses each and
+    // sends its producer back. First segment 0's part with one byte flipped.
+    let segment = |db: &mut Db, idx: i32| -> i64 {
+        db.client
+            .query_one(
+                "SELECT id FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND idx = $2",
+                &[&job, &idx],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let (s0, s1) = (segment(&mut db, 0), segment(&mut db, 1));
+    let part = |db: &mut Db, task: i64| -> Vec<u8> {
+        db.client
+            .query_one(
+                "SELECT bytes FROM cluster_artifacts WHERE task = $1",
+                &[&task],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let mut flipped = part(&mut db, s0);
+    let at = flipped.len() / 2;
+    flipped[at] ^= 0x01;
+    let log = leaf_with_input(&url, &mut db, job, s0, &flipped);
+    assert!(
+        log.contains(&format!("refused the artifact of task {s0}")),
+        "{log}"
+    );
+    // Then segment 1's genuine part stored as segment 0's: a part of the run, not of its task.
+    let substituted = part(&mut db, s1);
+    let log = leaf_with_input(&url, &mut db, job, s0, &substituted);
+    assert!(
+        log.contains(&format!("refused the artifact of task {s0}"))
+            && log.contains("a part of segments 1..2, its task proves segments 0..1"),
+        "{log}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `host cluster submit` of `block` (segment memory `mib`); the job's id.
+fn submit(url: &str, block: &str, mib: &str) -> i64 {
+    let blocks_dir = blocks();
+    let out = host(&[
+        "cluster",
+        "submit",
+        "--db",
+        url,
+        "--block",
+        block,
+        "--blocks-dir",
+        blocks_dir.to_str().unwrap(),
+        "--segment-memory-mib",
+        mib,
+    ]);
+    out.lines()
+        .find_map(|l| l.strip_prefix("job "))
+        .expect("`job <id>` printed")
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Makes `job` done with `bytes` as its wrap artifact (its hash matching): what a worker that
+/// held every task could store.
+fn plant_wrap(db: &mut Db, job: i64, bytes: &[u8]) {
+    let hash = host::cluster::artifact_hash(bytes);
+    let mut tx = db.client.transaction().unwrap();
+    tx.execute(
+        "UPDATE cluster_tasks SET state = 'done', waiting = 0, output_hash = NULL WHERE job = $1",
+        &[&job],
+    )
+    .unwrap();
+    tx.execute(
+        "INSERT INTO cluster_artifacts (task, hash, bytes)
+             SELECT id, $2, $3 FROM cluster_tasks WHERE job = $1 AND stage = 'wrap'
+         ON CONFLICT (task) DO UPDATE SET hash = $2, bytes = $3",
+        &[&job, &hash, &bytes],
+    )
+    .unwrap();
+    tx.execute(
+        "UPDATE cluster_tasks SET output_hash = $2 WHERE job = $1 AND stage = 'wrap'",
+        &[&job, &hash],
+    )
+    .unwrap();
+    tx.execute(
+        "UPDATE cluster_jobs SET state = 'done', finished = now() WHERE id = $1",
+        &[&job],
+    )
+    .unwrap();
+    tx.commit().unwrap();
+}
+
+/// `host cluster wait` on a job whose proof must be refused: exit 1, nothing written; returns
+/// what it printed.
+fn refused_wait(url: &str, job: i64, dir: &Path) -> String {
+    let out = dir.join(format!("refused-{job}.proof"));
+    let (code, stdout) = host_status(&[
         "cluster",
         "wait",
         &job.to_string(),
         "--db",
-        &url,
+        url,
         "--out",
-        forged_out.to_str().unwrap(),
+        out.to_str().unwrap(),
         "--quiet",
     ]);
-    assert_ne!(code, Some(0));
-    assert!(!forged_out.exists(), "a forged proof was written");
-    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(!out.exists(), "a refused proof was written");
+    stdout
+}
+
+/// Stores `bytes` as segment task `producer`'s part (its keccak recorded), makes `job`'s leaf
+/// the one ready task, and runs one worker for one task; returns the worker's log after
+/// checking the producer was sent back to be proved again.
+fn leaf_with_input(url: &str, db: &mut Db, job: i64, producer: i64, bytes: &[u8]) -> String {
+    let hash = host::cluster::artifact_hash(bytes);
+    let mut tx = db.client.transaction().unwrap();
+    tx.execute(
+        "INSERT INTO cluster_artifacts (task, hash, bytes) VALUES ($1, $2, $3)
+         ON CONFLICT (task) DO UPDATE SET hash = $2, bytes = $3",
+        &[&producer, &hash, &bytes],
+    )
+    .unwrap();
+    tx.execute(
+        "UPDATE cluster_tasks SET state = 'done', output_hash = $2, attempts = 1 WHERE id = $1",
+        &[&producer, &hash],
+    )
+    .unwrap();
+    tx.execute(
+        "UPDATE cluster_tasks SET state = 'blocked', waiting = 1 WHERE job = $1 AND stage IN ('internal', 'wrap')",
+        &[&job],
+    )
+    .unwrap();
+    tx.execute(
+        "UPDATE cluster_tasks SET state = 'ready', waiting = 0, worker = NULL, lease_until = NULL
+         WHERE job = $1 AND stage = 'leaves'",
+        &[&job],
+    )
+    .unwrap();
+    tx.execute(
+        "UPDATE cluster_jobs SET state = 'running', finished = NULL WHERE id = $1",
+        &[&job],
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_host"))
+        .args([
+            "cluster",
+            "worker",
+            "--db",
+            url,
+            "--once",
+            "--name",
+            "leaf-check",
+        ])
+        .output()
+        .expect("run a worker");
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    let (state, leaf): (String, String) = {
+        let row = db
+            .client
+            .query_one(
+                "SELECT p.state, l.state FROM cluster_tasks p, cluster_tasks l
+                 WHERE p.id = $1 AND l.job = $2 AND l.stage = 'leaves'",
+                &[&producer, &job],
+            )
+            .unwrap();
+        (row.get(0), row.get(1))
+    };
+    assert_eq!(
+        (state.as_str(), leaf.as_str()),
+        ("ready", "blocked"),
+        "{log}"
+    );
+    log
 }
 
 /// The public values an app proof commits to, checked against the program rebuilt from source.

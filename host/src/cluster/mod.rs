@@ -27,6 +27,7 @@ pub mod graph;
 pub mod model;
 pub mod probe;
 pub mod queue;
+mod redact;
 pub mod schema;
 pub mod status;
 pub mod submit;
@@ -37,6 +38,7 @@ use std::time::Duration;
 
 pub use graph::{ShapeError, Stage, TreeShape, Work};
 pub use queue::Queue;
+pub use redact::redact;
 
 /// The environment variable that names the database when `--db` is not given.
 pub const DATABASE_URL: &str = "DATABASE_URL";
@@ -80,6 +82,15 @@ pub enum ClusterError {
     /// Proving, verifying or building failed.
     #[error(transparent)]
     Proof(#[from] crate::proof::ProofError),
+    /// A job's final proof verifies but is not the job's: of another guest or VM, or of
+    /// another block or chain config.
+    #[error("job {job}'s proof is not the job's: {what}")]
+    NotTheJobs {
+        /// The job.
+        job: i64,
+        /// What differs.
+        what: String,
+    },
     /// A stored row or artifact is not what it should be.
     #[error("{0}")]
     Corrupt(String),
@@ -121,38 +132,6 @@ pub fn database_url(flag: Option<&str>) -> Result<String, ClusterError> {
     match flag {
         Some(url) => Ok(url.to_owned()),
         None => std::env::var(DATABASE_URL).map_err(|_| ClusterError::NoDatabase),
-    }
-}
-
-/// `url` without its password, for messages (`postgres://user:***@host/db`; a `password=`
-/// key of a key-value string likewise).
-pub fn redact(url: &str) -> String {
-    if let Some((scheme, rest)) = url.split_once("://") {
-        if let Some((userinfo, host)) = rest.rsplit_once('@') {
-            let user = userinfo.split(':').next().unwrap_or("");
-            let masked = if userinfo.contains(':') { ":***" } else { "" };
-            let mut out = format!("{scheme}://{user}{masked}@{host}");
-            redact_query(&mut out);
-            return out;
-        }
-        let mut out = url.to_owned();
-        redact_query(&mut out);
-        return out;
-    }
-    url.split_whitespace()
-        .map(|kv| match kv.split_once('=') {
-            Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
-            _ => kv.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Masks a `password=` query parameter.
-fn redact_query(url: &mut String) {
-    if let Some(start) = url.find("password=") {
-        let end = url[start..].find('&').map_or(url.len(), |e| start + e);
-        url.replace_range(start + "password=".len()..end, "***");
     }
 }
 
@@ -218,26 +197,4 @@ impl Db {
 /// Keccak of an artifact, as stored beside it.
 pub fn artifact_hash(bytes: &[u8]) -> Vec<u8> {
     alloy_primitives::keccak256(bytes).to_vec()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::redact;
-
-    #[test]
-    fn passwords_are_never_printed() {
-        assert_eq!(
-            redact("postgres://prover:s3cret@db.example:5432/jobs"),
-            "postgres://prover:***@db.example:5432/jobs"
-        );
-        assert_eq!(
-            redact("postgresql://prover@10.0.0.1/jobs?password=s3cret&sslmode=disable"),
-            "postgresql://prover@10.0.0.1/jobs?password=***&sslmode=disable"
-        );
-        assert_eq!(
-            redact("host=/tmp user=prover password=s3cret dbname=jobs"),
-            "host=/tmp user=prover password=*** dbname=jobs"
-        );
-        assert_eq!(redact("host=/tmp dbname=jobs"), "host=/tmp dbname=jobs");
-    }
 }

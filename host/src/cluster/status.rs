@@ -218,8 +218,15 @@ pub fn follow(db: &mut Db, job: i64, quiet: bool) -> Result<JobStatus, ClusterEr
 }
 
 /// Waits for `job`, then checks its proof and writes it to `out` (the format `host prove`
-/// writes): against the pinned commitments when they cover it, else against this host's
-/// build. A failed job is an error with the job's error.
+/// writes). A failed job is an error with the job's error.
+///
+/// The wrap artifact is whatever the worker that held the wrap task stored, and it is not
+/// trusted: the proof must be of the subject (guest and VM) the job was submitted for, verified
+/// against that subject's pinned commitments when the pins cover it, else against the guest
+/// and keys rebuilt from this host's source (never the file's own subject, never the key
+/// cache), and its public values must be the job's block's: the hash, parent hash and state
+/// root of the header in the job's input, and the digest of the chain config it carries. A
+/// genuine proof of another block, config or guest is [`ClusterError::NotTheJobs`].
 pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile, ClusterError> {
     let status = follow(db, job, quiet)?;
     if status.state == "failed" {
@@ -228,6 +235,12 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
             error: status.error.unwrap_or_default(),
         });
     }
+    let loaded = super::submit::load_job(db, job)?;
+    let subject = loaded
+        .subject
+        .ok_or_else(|| ClusterError::Corrupt(format!("job {job} is a probe: it has no proof")))?;
+    let expected = job_public_values(&loaded.input)
+        .map_err(|why| ClusterError::Corrupt(format!("job {job}'s input: {why}")))?;
     let row = db
         .client
         .query_opt(
@@ -240,13 +253,73 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
     let bytes: Vec<u8> = row.get(0);
     let file: ProofFile = bitcode::deserialize(&bytes)
         .map_err(|e| ClusterError::Corrupt(format!("job {job}'s proof: {e}")))?;
+    let not_the_jobs = |what: String| ClusterError::NotTheJobs { job, what };
+    if file.subject != subject {
+        return Err(not_the_jobs(format!(
+            "the proof is of {}, the job was submitted for {}",
+            describe(&file.subject),
+            describe(&subject)
+        )));
+    }
+    if file.proof.kind() != proof::ProofKind::Stark {
+        return Err(not_the_jobs(
+            "the proof is an app proof, not one STARK".into(),
+        ));
+    }
     let pinned = proof::pin::Pinned::builtin(crate::guest::Program::Guest)?;
-    let verifier = if pinned.covers(&file.subject) {
+    let verifier = if pinned.covers(&subject) {
         Verifier::pinned(crate::guest::Program::Guest)?
     } else {
-        Verifier::new(&file.subject, file.proof.kind())?
+        Verifier::new(&subject, proof::ProofKind::Stark)?
     };
-    verifier.verify(&file)?;
+    let public = verifier.verify(&file)?;
+    let proved = program::PublicValues::from_bytes(&public).ok_or_else(|| {
+        not_the_jobs(format!(
+            "the proof has {} public values, not a block's 128",
+            public.len()
+        ))
+    })?;
+    for (what, proved, expected) in [
+        ("block hash", proved.block_hash, expected.block_hash),
+        ("parent hash", proved.parent_hash, expected.parent_hash),
+        (
+            "post-state root",
+            proved.post_state_root,
+            expected.post_state_root,
+        ),
+        ("chain digest", proved.chain_digest, expected.chain_digest),
+    ] {
+        if proved != expected {
+            return Err(not_the_jobs(format!(
+                "its {what} is {proved}, the job's is {expected}"
+            )));
+        }
+    }
     proof::write(out, &file)?;
     Ok(file)
+}
+
+/// The public values a valid proof of the job's input must reveal: its block's hash, parent
+/// hash and (claimed) post-state root, and the digest of its chain config.
+fn job_public_values(input: &[Vec<u8>]) -> Result<program::PublicValues, String> {
+    let input = program::input::GuestInput::from_items(input).map_err(|e| e.to_string())?;
+    let block = program::decode_block(&input.block).map_err(|e| e.to_string())?;
+    let header = &block.header;
+    Ok(program::PublicValues {
+        block_hash: header.hash_slow(),
+        parent_hash: header.parent_hash,
+        post_state_root: header.state_root,
+        chain_digest: input.chain.digest(),
+    })
+}
+
+fn describe(subject: &proof::Subject) -> String {
+    format!(
+        "`{}` ({} keccak, {} public values, 2^{} rows, {} MiB segments)",
+        subject.bin,
+        subject.keccak.name(),
+        subject.public_values_len,
+        subject.log_stacked_height,
+        subject.segment_memory >> 20
+    )
 }

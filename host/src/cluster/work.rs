@@ -257,9 +257,22 @@ fn node(
         let leaf = job.shape.leaf_children;
         let wanted = index * leaf..((index + 1) * leaf).min(job.segments);
         let app_vk = build.sdk.app_vk().vk;
-        for (producer, _, bytes) in inputs {
+        for (producer, work, bytes) in inputs {
             let part = part_of(build, job, producer, &bytes)?;
             let range = part.range();
+            // A part of the run, but not its producer's segments (another task's part stored
+            // under its hash): its proofs would stand in for segments they are not.
+            if let Work::Segments { first, count } = work {
+                if range != (first..first + count) {
+                    return Err(TaskError::Refused {
+                        producer,
+                        why: format!(
+                            "a part of segments {range:?}, its task proves segments {:?}",
+                            first..first + count
+                        ),
+                    });
+                }
+            }
             for (segment, proof) in range.zip(part.proofs) {
                 if wanted.contains(&segment) {
                     check_proof(&app_vk, &proof, producer, "app")?;

@@ -89,7 +89,9 @@ enum ClusterCommand {
         #[arg(long)]
         json: Option<PathBuf>,
     },
-    /// Wait for a job, check its proof (pinned commitments, as `host verify`) and write it.
+    /// Wait for a job, check its proof and write it: the job's guest and VM, verified against
+    /// their pinned commitments (as `host verify`), its public values the job's block and chain
+    /// config. Exit 1 when the proof is refused.
     Wait {
         /// The job.
         job: i64,
@@ -243,7 +245,19 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
         }
         ClusterCommand::Wait { job, out, quiet } => {
             let mut db = Db::connect(&url()?)?;
-            let file = status::wait(&mut db, job, &out, quiet)?;
+            let file = match status::wait(&mut db, job, &out, quiet) {
+                Ok(file) => file,
+                // A proof that does not verify, or is not the job's: refused, exit 1 (as
+                // `host verify`'s INVALID); anything else is an error (exit 2).
+                Err(
+                    e
+                    @ (cluster::ClusterError::NotTheJobs { .. } | cluster::ClusterError::Proof(_)),
+                ) => {
+                    println!("job {job}: proof REFUSED: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+                Err(e) => return Err(e.into()),
+            };
             println!(
                 "job {job}: proof of {} segments verified against {} -> {}",
                 file.segments,
