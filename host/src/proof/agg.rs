@@ -47,6 +47,32 @@ pub struct KeysSource {
     pub generated: Option<Duration>,
 }
 
+/// The cache file of the aggregation keys of `sdk`'s app VM: under [`keys_dir`], named after
+/// a keccak of its app verifying key.
+pub fn keys_path(sdk: &Sdk) -> Result<PathBuf, ProofError> {
+    let app_vk = bitcode::serialize(&sdk.app_pk().get_app_vk()).map_err(vm_err)?;
+    let name = format!(
+        "agg-openvm{}-{}.pk",
+        openvm_sdk::OPENVM_VERSION,
+        alloy_primitives::hex::encode(&keccak256(&app_vk)[..8])
+    );
+    Ok(keys_dir().join(name))
+}
+
+/// [`keys_path`] of the VM for `public_values` public values and segments of
+/// 2^`log_stacked_height` rows.
+pub fn keys_path_for(
+    public_values: usize,
+    log_stacked_height: usize,
+    segment_memory: usize,
+) -> Result<PathBuf, ProofError> {
+    keys_path(&sdk_segmented(
+        public_values,
+        log_stacked_height,
+        segment_memory,
+    )?)
+}
+
 /// The SDK for `public_values` public values and segments of 2^`log_stacked_height` rows (and
 /// at most `segment_memory` bytes of proving-memory estimate), seeded with cached aggregation keys (generated and cached on first use).
 pub fn agg_sdk(
@@ -56,13 +82,7 @@ pub fn agg_sdk(
 ) -> Result<(Sdk, KeysSource), ProofError> {
     let fresh = sdk_segmented(public_values, log_stacked_height, segment_memory)?;
     let app_pk = fresh.app_pk().clone();
-    let app_vk = bitcode::serialize(&app_pk.get_app_vk()).map_err(vm_err)?;
-    let name = format!(
-        "agg-openvm{}-{}.pk",
-        openvm_sdk::OPENVM_VERSION,
-        alloy_primitives::hex::encode(&keccak256(&app_vk)[..8])
-    );
-    let path = keys_dir().join(name);
+    let path = keys_path(&fresh)?;
     let (agg_pk, generated) = match read_object::<AggProvingKey>(&path) {
         Ok(pk) => (pk, None),
         Err(_) => {
@@ -214,16 +234,74 @@ pub fn finish(
         wraps += 1;
         let bytes = proof.encode_to_vec().map_err(vm_err)?.len();
         let settled = shape(&proof.inner) == before;
-        if (settled && bytes <= MAX_PROOF_SIZE) || wraps >= MAX_WRAPS {
-            if bytes > MAX_PROOF_SIZE {
-                return Err(FinishError::TooLarge { wraps, bytes });
-            }
+        if next_step(settled, bytes, wraps, MAX_PROOF_SIZE)? == Step::Done {
             return Ok(Finished {
                 proof,
                 wraps,
                 bytes,
             });
         }
+    }
+}
+
+/// What [`finish`] does after a wrap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// Wrap once more.
+    Wrap,
+    /// The proof is final.
+    Done,
+}
+
+/// After `wraps` wraps giving a proof of `bytes` whose shape the last wrap kept (`settled`):
+/// done once settled under `cap`; another wrap while not, up to [`MAX_WRAPS`]; then
+/// [`FinishError::TooLarge`] if still over `cap`.
+fn next_step(settled: bool, bytes: usize, wraps: u32, cap: usize) -> Result<Step, FinishError> {
+    if (settled && bytes <= cap) || wraps >= MAX_WRAPS {
+        if bytes > cap {
+            return Err(FinishError::TooLarge { wraps, bytes });
+        }
+        return Ok(Step::Done);
+    }
+    Ok(Step::Wrap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proof_over_the_cap_is_wrapped_then_refused() {
+        let cap = MAX_PROOF_SIZE;
+        // Settled under the cap: final; at the cap exactly too.
+        assert_eq!(next_step(true, 268_116, 1, cap).unwrap(), Step::Done);
+        assert_eq!(next_step(true, cap, 3, cap).unwrap(), Step::Done);
+        // Not settled, or over the cap: another wrap while wraps are left.
+        assert_eq!(next_step(false, 268_116, 1, cap).unwrap(), Step::Wrap);
+        assert_eq!(next_step(true, 316_168, 1, cap).unwrap(), Step::Wrap);
+        assert_eq!(
+            next_step(true, cap + 1, MAX_WRAPS - 1, cap).unwrap(),
+            Step::Wrap
+        );
+        // Out of wraps: an unsettled proof under the cap is final; one over it refused, with
+        // its size.
+        assert_eq!(
+            next_step(false, 268_116, MAX_WRAPS, cap).unwrap(),
+            Step::Done
+        );
+        match next_step(true, cap + 1, MAX_WRAPS, cap) {
+            Err(FinishError::TooLarge { wraps, bytes }) => {
+                assert_eq!((wraps, bytes), (MAX_WRAPS, cap + 1))
+            }
+            other => panic!("{other:?}"),
+        }
+        let refused = next_step(false, 400_000, MAX_WRAPS, cap)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("400000 bytes, over EIP-8025's 307200"),
+            "{refused}"
+        );
     }
 }
 

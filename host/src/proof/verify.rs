@@ -39,10 +39,14 @@ pub struct Verifier {
 
 impl Verifier {
     /// Rebuilds `subject`'s guest from this host's source and recomputes what a proof of `kind`
-    /// must verify against.
+    /// must verify against. The aggregation keys are generated from source too (~20 s), never
+    /// read from the prover's key cache ([`agg::keys_dir`]): whoever can write that file could
+    /// otherwise choose the keys, and so the baseline, that a proof is checked against. Every
+    /// path that verifies against source comes here: `host verify --rebuild`,
+    /// `--other-program` and `host cluster wait` on a subject the pins do not cover.
     pub fn new(subject: &Subject, kind: ProofKind) -> Result<Self, ProofError> {
         let elf = subject.build()?;
-        let (sdk, _) = subject.sdk(kind)?;
+        let sdk = subject.sdk_from_source()?;
         let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
         let expected = match kind {
             ProofKind::App => Expected::App(sdk.app_prover(exe).map_err(vm_err)?.app_exe_commit()),
@@ -127,6 +131,21 @@ impl Verifier {
             });
         }
         Ok(file.public_values.clone())
+    }
+
+    /// The soundness of each layer of the proofs this verifier accepts, from the keys it
+    /// generated (`None` for a pinned verifier, which holds the final key alone).
+    pub fn security(&self) -> Option<agg::Security> {
+        self.sdk.as_ref().map(agg::security)
+    }
+
+    /// The aggregation baseline an aggregated proof must match (`None` for app proofs).
+    pub fn baseline(&self) -> Option<&VerificationBaseline> {
+        match &self.expected {
+            Expected::App(_) => None,
+            Expected::Stark(baseline) => Some(baseline),
+            Expected::Pinned(pinned) => Some(&pinned.baseline),
+        }
     }
 
     /// [`Verifier::verify`] for the block guest, then its chain digest against `chain`
