@@ -217,29 +217,32 @@ fn end_exclusions_with_an_empty_element(v: &mut Value) -> usize {
     changed
 }
 
-/// Real nodes' exclusion proofs may end with an empty element, which proves nothing: accepted,
-/// and the witness validates as the debug one does. An empty element anywhere else is refused.
+/// Real nodes' proofs hold empty elements, which prove nothing: at the end of an exclusion
+/// proof, and between two nodes (`[branch, 0x, leaf]`). Both are accepted and the witness
+/// validates as the debug one does; the hash links decide what a proof proves, so a node
+/// missing where the empty element stands is refused.
 #[test]
-fn an_empty_trailing_element_is_accepted_and_nowhere_else() {
+fn empty_elements_are_dropped_and_the_hash_links_decide() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
     let dir = shared_blocks_dir().join("mainnet");
     let run = host::native::run_native(&dir, "21882667", None).unwrap();
     let expected = run.verdict.clone().unwrap();
-    let changed = Arc::new(AtomicUsize::new(0));
-    let counter = changed.clone();
+    let (tails, middles) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (tail_count, middle_count) = (tails.clone(), middles.clone());
     let (server, number) =
         standard_node(&dir, "21882667", run.chain.clone(), move |m, r| match r {
             Reply::Result(mut v) if m == "eth_getProof" => {
-                counter.fetch_add(
+                tail_count.fetch_add(
                     end_exclusions_with_an_empty_element(&mut v),
                     Ordering::Relaxed,
                 );
+                middle_count.fetch_add(empty_elements_between_nodes(&mut v), Ordering::Relaxed);
                 Reply::Result(v)
             }
             other => other,
         });
-    let out = scratch("empty-tail");
+    let out = scratch("empty-elements");
     let fetched = fetch(
         &server.url,
         number,
@@ -250,21 +253,27 @@ fn an_empty_trailing_element_is_accepted_and_nowhere_else() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(fetched.report.output, expected);
     assert!(
-        changed.load(Ordering::Relaxed) > 0,
+        tails.load(Ordering::Relaxed) > 0,
         "no exclusion proof served"
+    );
+    assert!(
+        middles.load(Ordering::Relaxed) > 0,
+        "no proof of two nodes or more served"
     );
     // No empty node reaches the witness.
     let written = host::blocks::load(&out, &number.to_string()).unwrap();
     assert!(written.witness.state.iter().all(|n| !n.is_empty()));
     let _ = std::fs::remove_dir_all(&out);
 
+    // The node after a storage proof's first one replaced by an empty element: the chain of
+    // hashes breaks there, and the proof is refused.
     let err = fetch_from_liar(|method, reply| match reply {
         Reply::Result(mut v) if method == "eth_getProof" => {
             for slot in v["storageProof"].as_array_mut().into_iter().flatten() {
-                slot["proof"]
-                    .as_array_mut()
-                    .unwrap()
-                    .insert(0, Value::from("0x"));
+                let proof = slot["proof"].as_array_mut().unwrap();
+                if proof.len() >= 2 {
+                    proof[1] = Value::from("0x");
+                }
             }
             Reply::Result(v)
         }
@@ -274,6 +283,29 @@ fn an_empty_trailing_element_is_accepted_and_nowhere_else() {
         FetchError::BadProof { what, .. } => assert!(what.starts_with("slot "), "{err}"),
         other => panic!("expected a bad proof, got {other}"),
     }
+}
+
+/// Puts an empty element before a proof's first node and between every two of its nodes (the
+/// `[branch, 0x, leaf]` shape real nodes answer); returns how many went between two nodes.
+fn empty_elements_between_nodes(v: &mut Value) -> usize {
+    let mut between = 0;
+    let mut spread = |proof: &mut Value| {
+        let nodes = proof.as_array_mut().unwrap();
+        let mut spread = vec![Value::from("0x")];
+        for (k, node) in nodes.drain(..).enumerate() {
+            if k > 0 {
+                spread.push(Value::from("0x"));
+                between += 1;
+            }
+            spread.push(node);
+        }
+        *nodes = spread;
+    };
+    spread(&mut v["accountProof"]);
+    for slot in v["storageProof"].as_array_mut().into_iter().flatten() {
+        spread(&mut slot["proof"]);
+    }
+    between
 }
 
 #[test]

@@ -71,10 +71,23 @@ fn a_passed_ttd_on_an_unknown_chain_asks_for_the_merge_block() {
             ..
         })
     ));
-    json["mergeNetsplitBlock"] = 100.into();
+    json["mergeNetsplitBlock"] = 15_600_000.into();
     let config = from_genesis_config(&json).unwrap();
     use alloy_hardforks::EthereumHardforks;
-    assert!(config.is_paris_active_at_block(100) && !config.is_paris_active_at_block(99));
+    assert!(
+        config.is_paris_active_at_block(15_600_000) && !config.is_paris_active_at_block(15_599_999)
+    );
+    // A merge block before an earlier fork's activation goes backwards: refused.
+    json["mergeNetsplitBlock"] = 100.into();
+    assert!(matches!(
+        from_genesis_config(&json),
+        Err(ChainError::Invalid(
+            program::chain::ChainConfigError::ActivationOrder {
+                fork: alloy_hardforks::EthereumHardfork::Paris,
+                ..
+            }
+        ))
+    ));
 }
 
 #[test]

@@ -152,6 +152,22 @@ pub enum ChainConfigError {
     /// A merge by total difficulty carries more than its activation block.
     #[error("fork {0}: a canonical TTD condition holds its activation block only")]
     TtdDetails(EthereumHardfork),
+    /// A fork's condition is not of the kind the fork activates by.
+    #[error("fork {fork} must activate by {expected}")]
+    ConditionKind {
+        /// The fork.
+        fork: EthereumHardfork,
+        /// The kind it activates by.
+        expected: &'static str,
+    },
+    /// A fork activates before an earlier fork.
+    #[error("fork {fork} activates before {earlier}, an earlier fork")]
+    ActivationOrder {
+        /// The fork.
+        fork: EthereumHardfork,
+        /// The earlier fork it precedes.
+        earlier: EthereumHardfork,
+    },
     /// A fork's blob schedule is listed twice or out of activation order.
     #[error("blob schedule of {0} is listed twice or out of activation order")]
     BlobOrder(EthereumHardfork),
@@ -164,9 +180,61 @@ pub enum ChainConfigError {
 }
 
 impl ChainConfig {
-    /// Refuses parameters the rules cannot run under (each would be a division by zero or an
-    /// underflow in the blob-fee arithmetic).
+    /// Refuses a schedule whose lookups would disagree with the forks' own rules, and
+    /// parameters the rules cannot run under (each would be a division by zero or an underflow
+    /// in the blob-fee arithmetic).
+    ///
+    /// Each fork's condition must be of the kind the fork activates by: a block number before
+    /// the merge, a block or total difficulty at it, a timestamp from Shanghai on. A timestamp
+    /// fork listed by block would escape every check made by timestamp (the refusal of forks
+    /// this verifier does not implement among them) while the digest says it is scheduled.
+    /// Activations must not go backwards: a later fork never activates before an earlier one.
     pub fn check(&self) -> Result<(), ChainConfigError> {
+        // Each fork's condition as every rule lookup selects it.
+        let forks = FORKS
+            .iter()
+            .map(|&fork| (fork, self.ethereum_fork_activation(fork)));
+        let (paris, shanghai) = (
+            fork_code(EthereumHardfork::Paris),
+            fork_code(EthereumHardfork::Shanghai),
+        );
+        let (mut last_block, mut last_time) = (None::<(EthereumHardfork, u64)>, None);
+        for (fork, condition) in forks {
+            let code = fork_code(fork);
+            let kind_ok = match condition {
+                ForkCondition::Block(_) => code <= paris,
+                ForkCondition::TTD { .. } => code == paris,
+                ForkCondition::Timestamp(_) => code >= shanghai,
+                ForkCondition::Never => true,
+            };
+            if !kind_ok {
+                return Err(ChainConfigError::ConditionKind {
+                    fork,
+                    expected: if code >= shanghai {
+                        "a timestamp"
+                    } else if code == paris {
+                        "a block or total difficulty"
+                    } else {
+                        "a block"
+                    },
+                });
+            }
+            let (at, last) = match condition {
+                ForkCondition::Block(n)
+                | ForkCondition::TTD {
+                    activation_block_number: n,
+                    ..
+                } => (n, &mut last_block),
+                ForkCondition::Timestamp(t) => (t, &mut last_time),
+                ForkCondition::Never => continue,
+            };
+            if let Some((earlier, earlier_at)) = *last {
+                if at < earlier_at {
+                    return Err(ChainConfigError::ActivationOrder { fork, earlier });
+                }
+            }
+            *last = Some((fork, at));
+        }
         for (fork, params) in &self.blob_schedule {
             let fork = *fork;
             if params.max_blob_count == 0 {

@@ -64,8 +64,13 @@ fn a_never_entry_or_a_second_blob_entry_cannot_borrow_mainnets_digest() {
     // The canonical forms of both decode, and keep their rules.
     for config in [never, blobs] {
         let canonical = config.canonical();
-        let decoded = ChainConfig::decode_canonical(&alloy_rlp::encode(&canonical)).unwrap();
-        assert_eq!(decoded, canonical);
+        // The canonical form decodes to itself, unless its schedule is refused (a fork by the
+        // wrong kind of condition, activations that go backwards): then with that refusal.
+        let decoded = ChainConfig::decode_canonical(&alloy_rlp::encode(&canonical));
+        match canonical.check() {
+            Ok(()) => assert_eq!(decoded, Ok(canonical.clone())),
+            Err(e) => assert_eq!(decoded, Err(e)),
+        }
     }
     // A merge condition with more than its block is not canonical either.
     let mut ttd = mainnet.canonical();
@@ -213,8 +218,13 @@ fn random_configs_are_refused_or_canonical_with_the_same_rules() {
                 refused += 1;
             }
         }
-        let decoded = ChainConfig::decode_canonical(&alloy_rlp::encode(&canonical)).unwrap();
-        assert_eq!(decoded, canonical);
+        // The canonical form decodes to itself, unless its schedule is refused (a fork by the
+        // wrong kind of condition, activations that go backwards): then with that refusal.
+        let decoded = ChainConfig::decode_canonical(&alloy_rlp::encode(&canonical));
+        match canonical.check() {
+            Ok(()) => assert_eq!(decoded, Ok(canonical.clone())),
+            Err(e) => assert_eq!(decoded, Err(e)),
+        }
         if let Some(seen) = digests.insert(config.digest(), canonical.clone()) {
             assert_eq!(seen, canonical, "two rule sets share a digest");
         }
@@ -287,5 +297,87 @@ fn blob_parameters_that_divide_by_zero_are_refused() {
             })
         );
     }
+    assert_eq!(ChainConfig::mainnet().check(), Ok(()));
+}
+
+#[test]
+fn a_timestamp_fork_listed_by_block_is_refused() {
+    // Amsterdam at block 0 would pass the refusal of forks this verifier does not implement
+    // (a check by timestamp) while the digest says it is scheduled.
+    let mut config = ChainConfig::mainnet();
+    config
+        .forks
+        .push((EthereumHardfork::Amsterdam, ForkCondition::Block(0)));
+    let refused = ChainConfigError::ConditionKind {
+        fork: EthereumHardfork::Amsterdam,
+        expected: "a timestamp",
+    };
+    assert_eq!(config.check(), Err(refused));
+    assert_eq!(
+        ChainConfig::decode_canonical(&alloy_rlp::encode(&config)).err(),
+        Some(refused)
+    );
+    // A pre-merge fork by timestamp, and the merge by timestamp.
+    let mut config = ChainConfig::mainnet();
+    config.forks[1].1 = ForkCondition::Timestamp(0);
+    assert_eq!(
+        config.check(),
+        Err(ChainConfigError::ConditionKind {
+            fork: config.forks[1].0,
+            expected: "a block",
+        })
+    );
+    let mut config = ChainConfig::mainnet();
+    let paris = config
+        .forks
+        .iter()
+        .position(|(f, _)| *f == EthereumHardfork::Paris)
+        .unwrap();
+    config.forks[paris].1 = ForkCondition::Timestamp(1);
+    assert_eq!(
+        config.check(),
+        Err(ChainConfigError::ConditionKind {
+            fork: EthereumHardfork::Paris,
+            expected: "a block or total difficulty",
+        })
+    );
+}
+
+#[test]
+fn activations_that_go_backwards_are_refused() {
+    // Prague before Cancun.
+    let mut config = ChainConfig::mainnet();
+    let at =
+        |config: &ChainConfig, fork| config.forks.iter().position(|(f, _)| *f == fork).unwrap();
+    let prague = at(&config, EthereumHardfork::Prague);
+    config.forks[prague].1 = ForkCondition::Timestamp(1_710_338_134);
+    assert_eq!(
+        config.check(),
+        Err(ChainConfigError::ActivationOrder {
+            fork: EthereumHardfork::Prague,
+            earlier: EthereumHardfork::Cancun,
+        })
+    );
+    // London before Berlin, by block.
+    let mut config = ChainConfig::mainnet();
+    let london = at(&config, EthereumHardfork::London);
+    config.forks[london].1 = ForkCondition::Block(12_000_000);
+    assert_eq!(
+        config.check(),
+        Err(ChainConfigError::ActivationOrder {
+            fork: EthereumHardfork::London,
+            earlier: EthereumHardfork::Berlin,
+        })
+    );
+    // The same activation for two forks is not backwards; neither is the merge's block after
+    // every earlier fork.
+    let mut config = ChainConfig::mainnet();
+    let cancun = at(&config, EthereumHardfork::Cancun);
+    let time = match config.forks[cancun].1 {
+        ForkCondition::Timestamp(t) => t,
+        other => panic!("{other:?}"),
+    };
+    config.forks[prague].1 = ForkCondition::Timestamp(time);
+    assert_eq!(config.check(), Ok(()));
     assert_eq!(ChainConfig::mainnet().check(), Ok(()));
 }
