@@ -1,7 +1,7 @@
-//! `host run --native` as a user runs it: the three verdicts, each with its exit status, its
+//! `host run --native` as a user runs it: the four verdicts, each with its exit status, its
 //! printed word and its JSON, on the project's `devnet-small` block (valid), the same block with
-//! a wrong gas used (invalid), and the same block with no state nodes in its witness
-//! (witness insufficient).
+//! a wrong gas used (invalid), the same block with no state nodes in its witness (witness
+//! insufficient), and the same block under a config whose merge comes after it (unusable).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,7 +65,7 @@ fn run(dir: &Path, id: &str) -> (i32, String, serde_json::Value) {
 }
 
 #[test]
-fn three_verdicts_three_exit_statuses() {
+fn four_verdicts_four_exit_statuses() {
     let valid = variant("valid", |_| {}, |_| {});
     let (code, stdout, report) = run(&valid, "valid");
     assert_eq!(code, 0, "{stdout}");
@@ -93,7 +93,25 @@ fn three_verdicts_three_exit_statuses() {
     assert_eq!(report["verdict"], "insufficient");
     assert_eq!(report["valid"], false);
 
-    for dir in [valid, invalid, insufficient] {
+    let unusable = variant("unusable", |_| {}, |_| {});
+    let chain = unusable.join("unusable.chain.json");
+    let mut config: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&chain).unwrap()).unwrap();
+    config["merge_netsplit_block"] = 5.into();
+    std::fs::write(&chain, config.to_string()).unwrap();
+    let (code, stdout, report) = run(&unusable, "unusable");
+    assert_eq!(code, 2, "{stdout}");
+    assert!(stdout.contains("UNUSABLE"), "{stdout}");
+    assert_eq!(report["verdict"], "unusable");
+    assert!(
+        report["error"]
+            .as_str()
+            .unwrap()
+            .contains("before the merge"),
+        "{report}"
+    );
+
+    for dir in [valid, invalid, insufficient, unusable] {
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -47,7 +47,21 @@ fn a_guest_is_stopped_at_its_budget_and_answers_within_it() {
     head[4 + 7 + 3] ^= 1;
     let items = host::vm::slices(&tampered);
     let unbounded = vm.execute_items(&items).unwrap_err();
-    assert!(matches!(unbounded, VmError::Refused(_)), "{unbounded}");
+    // The verdict of the native run on the same input: the parent hash names no header of the
+    // witness, which is insufficient (it says nothing about the block).
+    let native_error = program::GuestInput::from_items(&tampered)
+        .unwrap()
+        .validate()
+        .unwrap_err();
+    assert!(
+        matches!(native_error, program::ValidationError::ParentHash { .. }),
+        "{native_error}"
+    );
+    assert_eq!(native_error.verdict(), program::Verdict::Insufficient);
+    assert!(
+        matches!(unbounded, VmError::Refused(program::Verdict::Insufficient)),
+        "{unbounded}"
+    );
     let within = vm
         .execute_items_within(&items, Some(10 * count))
         .unwrap_err();

@@ -271,6 +271,8 @@ fn a_sample_of_the_ef_blockchain_tests_agrees_in_the_vm() {
         sample.valid_blocks, sample.rejected_blocks, sample.wall_s
     );
     assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
+    // A guest over its budget would drop out of the agreement unseen: none may.
+    assert!(sample.over_budget.is_empty(), "{:#?}", sample.over_budget);
     assert!(sample.valid_blocks >= 24 && sample.rejected_blocks > 0);
     // The standard guest on the same blocks' inputs: every block but the few whose fork's
     // shape cannot carry them, the rejected ones `false`.
@@ -296,6 +298,8 @@ fn a_sample_of_invalid_blocks_is_false_in_the_standard_guest() {
         sample.rejected_blocks, sample.standard_false, sample.standard_blocks, sample.wall_s
     );
     assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
+    // A guest over its budget would drop out of the agreement unseen: none may.
+    assert!(sample.over_budget.is_empty(), "{:#?}", sample.over_budget);
     assert!(sample.rejected_blocks >= 12, "{}", sample.rejected_blocks);
     assert!(sample.standard_false >= 12, "{}", sample.standard_false);
 }
@@ -308,6 +312,8 @@ fn eip_7610_collisions_agree_in_the_vm() {
     let cases = tests::init_collision_cases(4);
     let sample = run_sample(&cases).unwrap_or_else(|e| panic!("{e}"));
     assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
+    // A guest over its budget would drop out of the agreement unseen: none may.
+    assert!(sample.over_budget.is_empty(), "{:#?}", sample.over_budget);
     assert_eq!(sample.valid_blocks, 4);
 }
 

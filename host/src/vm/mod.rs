@@ -157,3 +157,45 @@ pub fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let value = f();
     (value, started.elapsed())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use openvm_sdk::openvm_circuit::arch::ExecutionError;
+
+    /// Only the verdicts' own exit codes (17 invalid, 18 unusable, 19 insufficient) are
+    /// verdicts: a panic's exit code 1, any other code and a trap are the VM's errors, never a
+    /// verdict on the block.
+    #[test]
+    fn a_panic_or_a_trap_is_a_failure_not_a_verdict() {
+        for (code, verdict) in [
+            (17, program::Verdict::Invalid),
+            (18, program::Verdict::Unusable),
+            (19, program::Verdict::Insufficient),
+        ] {
+            match execution_err(ExecutionError::FailedWithExitCode(code)) {
+                VmError::Refused(v) => assert_eq!(v, verdict),
+                other => panic!("exit code {code}: {other}"),
+            }
+        }
+        for code in (1..=255).filter(|c| !(17..=19).contains(c)) {
+            match execution_err(ExecutionError::FailedWithExitCode(code)) {
+                VmError::Vm(message) => assert!(message.contains(&code.to_string()), "{message}"),
+                other => panic!("exit code {code} is a verdict: {other}"),
+            }
+        }
+        for trap in [
+            ExecutionError::PcOutOfBounds(0x10),
+            ExecutionError::Unreachable(0x20),
+            ExecutionError::Fail {
+                pc: 0x30,
+                msg: "a trap",
+            },
+        ] {
+            assert!(
+                matches!(execution_err(trap), VmError::Vm(_)),
+                "a trap is a verdict"
+            );
+        }
+    }
+}

@@ -51,6 +51,45 @@ pub fn every_refusal(
         pinned.verify_block(&probe, &native.chain, "devnet"),
         Err(proof::BlockProofError::NotABlockProof(_))
     ));
+    // A proof presented as the stock-keccak build's (a comparison baseline): not a block proof,
+    // exit 3, named as such.
+    let mut stock = proof::read(joined).unwrap();
+    stock.subject.keccak = Keccak::Stock;
+    let stock_path = dir.join("stock.proof");
+    proof::write(&stock_path, &stock).unwrap();
+    let (code, stdout) = host_status(&["verify", stock_path.to_str().unwrap()]);
+    assert_eq!(code, Some(3), "{stdout}");
+    assert!(
+        stdout.contains("built with the stock keccak (a comparison baseline)"),
+        "{stdout}"
+    );
+    assert!(matches!(
+        pinned.verify_block(&stock, &native.chain, "devnet"),
+        Err(proof::BlockProofError::NotThisKeccak("stock"))
+    ));
+    // A guest this host does not build: refused by name, by the verifier and by the CLI.
+    let mut unknown = proof::read(joined).unwrap();
+    unknown.subject.bin = "no_such_guest".into();
+    match proof::verify(&unknown) {
+        Err(ProofError::UnknownProgram(bin)) => assert_eq!(bin, "no_such_guest"),
+        other => panic!("an unknown guest: {:?}", other.err()),
+    }
+    let unknown_path = dir.join("unknown.proof");
+    proof::write(&unknown_path, &unknown).unwrap();
+    let (code, stdout) =
+        host_status(&["verify", unknown_path.to_str().unwrap(), "--other-program"]);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("which this host does not build"),
+        "{stdout}"
+    );
+    // Another file format.
+    let mut format = proof::read(joined).unwrap();
+    format.format += 1;
+    match pinned.verify(&format) {
+        Err(ProofError::Format(f)) => assert_eq!(f, file.format + 1),
+        other => panic!("another format: {:?}", other.err()),
+    }
     // Public values shorter than a block proof's: the claim cut to 100 bytes (the proof commits
     // to them, so only the length is wrong).
     let mut short = proof::read(joined).unwrap();
