@@ -163,40 +163,21 @@ fn tampered_inputs_validate_false_for_the_rule_they_break() {
         "{error:?}"
     );
 
-    // A versioned hash changed, and one added: not the blob transactions' own.
-    let V4(request) = &input.new_payload_request else {
-        panic!("a BPO1 block's request is V4")
-    };
-    let blob_hashes = request.versioned_hashes.len();
-    assert!(blob_hashes > 0, "24171384 carries blobs");
+    // A versioned hash where the block carries no blob.
     let mut bad = input.clone();
     if let V4(r) = &mut bad.new_payload_request {
-        let mut hashes = r.versioned_hashes.to_vec();
-        hashes[blob_hashes - 1][31] ^= 1;
-        r.versioned_hashes = hashes.into();
+        assert!(r.versioned_hashes.is_empty(), "24171384 carries no blob");
+        r.versioned_hashes = vec![[1u8; 32]].into();
     }
     assert_eq!(
         verdict(&bad),
         (
             false,
             Some(StandardError::Payload(PayloadError::VersionedHashes {
-                given: blob_hashes,
-                found: blob_hashes
+                given: 1,
+                found: 0
             }))
         )
-    );
-    let mut bad = input.clone();
-    if let V4(r) = &mut bad.new_payload_request {
-        let mut hashes = r.versioned_hashes.to_vec();
-        hashes.push(hashes[0]);
-        r.versioned_hashes = hashes.into();
-    }
-    assert_eq!(
-        verdict(&bad).1,
-        Some(StandardError::Payload(PayloadError::VersionedHashes {
-            given: blob_hashes + 1,
-            found: blob_hashes
-        }))
     );
 
     // Two public keys swapped: each fails its transaction's signature.
@@ -287,6 +268,48 @@ fn tampered_inputs_validate_false_for_the_rule_they_break() {
         "{:?}",
         out.error()
     );
+}
+
+/// 21882667 (Cancun) carries 4 blob transactions: one of their versioned hashes changed in the
+/// request, or one more listed, is not what the transactions carry.
+#[test]
+fn a_tampered_versioned_hash_is_refused() {
+    use stateless_ssz::NewPayloadRequest::V3;
+    let input = input_of(&mainnet_block(21882667), &ChainConfig::mainnet());
+    let V3(request) = &input.new_payload_request else {
+        panic!("a Cancun block's request is V3")
+    };
+    let hashes = request.versioned_hashes.to_vec();
+    assert!(hashes.len() >= 4, "{}", hashes.len());
+    let with = |hashes: Vec<[u8; 32]>| {
+        let mut bad = input.clone();
+        if let V3(r) = &mut bad.new_payload_request {
+            r.versioned_hashes = hashes.into();
+        }
+        verdict(&bad)
+    };
+    let n = hashes.len();
+    let mut changed = hashes.clone();
+    changed[n - 1][31] ^= 1;
+    let refused = |given| {
+        (
+            false,
+            Some(StandardError::Payload(PayloadError::VersionedHashes {
+                given,
+                found: n,
+            })),
+        )
+    };
+    assert_eq!(with(changed), refused(n));
+    let mut swapped = hashes.clone();
+    swapped.swap(0, n - 1);
+    if swapped != hashes {
+        assert_eq!(with(swapped), refused(n));
+    }
+    let mut more = hashes.clone();
+    more.push(hashes[0]);
+    assert_eq!(with(more), refused(n + 1));
+    assert_eq!(with(hashes), (true, None));
 }
 
 #[test]
