@@ -133,10 +133,9 @@ fn ef_blocks_validate_over_proof_shaped_witnesses() {
     println!(
         "EF blockchain tests: {blocks} valid blocks over proof-shaped witnesses; {accounts} accounts deleted; {derived} siblings derived; {branches} branch siblings missing"
     );
-    assert!(
-        blocks > 50 && accounts > 0 && derived > 0,
-        "{blocks} {accounts} {derived}"
-    );
+    // Every valid block of the corpus, and the figures measured on it: a block that dropped
+    // out, or a deletion that no longer folds, changes them.
+    assert_eq!((blocks, accounts, derived, branches), (6613, 118, 13, 0));
 }
 
 fn missing_hash(e: &mpt::TrieError) -> Option<alloy_primitives::B256> {
