@@ -192,6 +192,17 @@ pub enum ValidationError {
         /// Its first byte.
         prefix: u8,
     },
+    /// A deposit event of the deposit contract does not have the contract's layout (EIP-6110,
+    /// Prague on: [`crate::deposits`]).
+    #[error("transaction {tx}, log {log}: a deposit event with another layout than the deposit contract's: {reason}")]
+    DepositLayout {
+        /// The transaction's index in the block.
+        tx: usize,
+        /// The log's index among the transaction's logs.
+        log: usize,
+        /// How it breaks the layout.
+        reason: crate::deposits::DepositLayoutError,
+    },
     /// The witness lacks something execution needed.
     #[error("execution needs what the witness lacks: {0}")]
     MissingWitnessData(DbError),
@@ -354,6 +365,7 @@ impl ValidationError {
             | PublicKeyPrefix { .. }
             | Execution(_)
             | SystemContractEmpty(_)
+            | DepositLayout { .. }
             | GasUsed { .. }
             | BlobGasUsed { .. }
             | ReceiptsRoot { .. }

@@ -107,6 +107,13 @@ pub fn execute<DB: PreState>(
             executor.execute_transaction((tx_env(tx), *tx))?;
         }
         if prague {
+            crate::deposits::check_layouts(
+                chain
+                    .deposit_contract
+                    .unwrap_or(alloy_eips::eip6110::MAINNET_DEPOSIT_CONTRACT_ADDRESS),
+                executor.receipts(),
+            )
+            .map_err(|(tx, log, reason)| Failure::Deposit { tx, log, reason })?;
             check_request_contracts(executor.evm_mut().db_mut())?;
         }
         Ok(executor.apply_post_execution_changes()?)
@@ -127,6 +134,9 @@ pub fn execute<DB: PreState>(
             Some(missing) => ValidationError::MissingWitnessData(missing),
             None => match e {
                 Failure::Contract(address) => ValidationError::SystemContractEmpty(address),
+                Failure::Deposit { tx, log, reason } => {
+                    ValidationError::DepositLayout { tx, log, reason }
+                }
                 Failure::Executor(e) => ValidationError::Execution(e.to_string()),
             },
         }),
@@ -137,6 +147,12 @@ pub fn execute<DB: PreState>(
 enum Failure {
     /// A request contract has no code.
     Contract(Address),
+    /// A deposit event breaks the deposit contract's layout.
+    Deposit {
+        tx: usize,
+        log: usize,
+        reason: crate::deposits::DepositLayoutError,
+    },
     /// The block executor failed (an invalid transaction, a failed system call, a witness gap).
     Executor(BlockExecutionError),
 }

@@ -22,6 +22,7 @@ pub mod body;
 pub mod chain;
 pub mod code;
 pub mod db;
+pub mod deposits;
 pub mod error;
 pub mod evm;
 pub mod execute;

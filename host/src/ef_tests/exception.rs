@@ -23,6 +23,7 @@ pub fn rule(error: &ValidationError) -> &'static str {
         PreMerge(_) => "pre_merge",
         UnsupportedFork { .. } => "unsupported_fork",
         SystemContractEmpty(_) => "system_contract",
+        DepositLayout { .. } => "requests.deposit_layout",
         HeaderField { field, .. } => match *field {
             "number" => "header.number",
             "timestamp" => "header.timestamp",
@@ -98,6 +99,7 @@ fn rules_for(name: &str) -> &'static [&'static str] {
         "SYSTEM_CONTRACT_EMPTY" => &["system_contract"],
         "SYSTEM_CONTRACT_CALL_FAILED" => &["transaction"],
         "INVALID_REQUESTS" => &["requests_hash"],
+        "INVALID_DEPOSIT_EVENT_LAYOUT" => &["requests.deposit_layout"],
         // The runner has no header with that hash: the witness gets no parent.
         "UNKNOWN_PARENT" | "UNKNOWN_PARENT_ZERO" => &["header.parent_hash", "witness"],
         "INVALID_DIFFICULTY" | "IMPORT_IMPOSSIBLE_DIFFICULTY_OVER_PARIS" => &["header.difficulty"],
