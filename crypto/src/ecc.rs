@@ -37,19 +37,30 @@ where
     P: Group + WeierstrassPoint,
     P::Coordinate: IntMod,
 {
+    ecdsa_point::<S, P>(key, g, prehash, rs)
+        .is_some_and(|(point, r)| S::reduce_le_bytes(point.x().as_le_bytes()) == r)
+}
+
+/// The point u1·G + u2·Q of ECDSA verification (u1 = z/s, u2 = r/s), and r; `None` when r or s
+/// is not in [1, n) or the point is the identity. For the key the signature recovers with recovery id
+/// v, it is the signature's R itself (x = r, or r + n where r overflowed; y of parity v): the
+/// other candidate's key gives −R.
+pub fn ecdsa_point<S, P>(key: &P, g: &P, prehash: &[u8; 32], rs: &[u8; 64]) -> Option<(P, S)>
+where
+    S: IntMod + Reduce,
+    P: Group + WeierstrassPoint,
+    P::Coordinate: IntMod,
+{
     let (Some(r), Some(s)) = (S::from_be_bytes(&rs[..32]), S::from_be_bytes(&rs[32..])) else {
-        return false;
+        return None;
     };
     if r == S::ZERO || s == S::ZERO {
-        return false;
+        return None;
     }
     // z: the prehash as an integer; a representative mod n is enough.
     let z = S::from_be_bytes_unchecked(prehash);
     let u1 = z.div_unsafe(&s);
     let u2 = r.clone().div_unsafe(&s);
     let point = double_mul(u1.as_le_bytes(), g, u2.as_le_bytes(), key);
-    if point.is_identity() {
-        return false;
-    }
-    S::reduce_le_bytes(point.x().as_le_bytes()) == r
+    (!point.is_identity()).then_some((point, r))
 }

@@ -13,7 +13,7 @@ use openvm_ecc_guest::weierstrass::{FromCompressed, WeierstrassPoint};
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
-use crate::ecc::{double_mul, ecdsa_verify};
+use crate::ecc::{double_mul, ecdsa_point, ecdsa_verify};
 use crate::le_bytes;
 
 /// p, the coordinate field's modulus (big-endian hex, as `moduli_init!` takes it).
@@ -115,18 +115,42 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
     Ok(Address::from_slice(&keccak256(xy)[12..]))
 }
 
-/// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian).
-pub fn verify(xy: &[u8; 64], rs: &[u8; 64], prehash: &[u8; 32]) -> bool {
-    let (Some(x), Some(y)) = (
-        Secp256k1Coord::from_be_bytes(&xy[..32]),
-        Secp256k1Coord::from_be_bytes(&xy[32..]),
-    ) else {
-        return false;
-    };
+/// The curve point whose uncompressed coordinates are `x ‖ y` (big-endian), if it is one.
+fn point_of(xy: &[u8; 64]) -> Option<Secp256k1Point> {
+    let x = Secp256k1Coord::from_be_bytes(&xy[..32])?;
+    let y = Secp256k1Coord::from_be_bytes(&xy[32..])?;
     // SAFETY: `from_xy` checks the point is on the curve and skips only the subgroup check,
     // which secp256k1 (cofactor 1) does not need: every curve point is in the group.
-    let Some(point) = (unsafe { Secp256k1Point::from_xy(x, y) }) else {
+    unsafe { Secp256k1Point::from_xy(x, y) }
+}
+
+/// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian).
+/// Every signature verifies under two keys (see [`is_signer`]).
+pub fn verify(xy: &[u8; 64], rs: &[u8; 64], prehash: &[u8; 32]) -> bool {
+    point_of(xy).is_some_and(|point| {
+        ecdsa_verify::<Secp256k1Scalar, _>(&point, &Secp256k1Point::GENERATOR, prehash, rs)
+    })
+}
+
+/// Whether `x ‖ y` is exactly the key that `r ‖ s` with y-parity `y_odd` (the recovery id of
+/// a transaction signature, r not overflowed) recovers for `prehash`: what recovery and a
+/// comparison would decide, at the cost of a verification (no square root, no second hash).
+///
+/// Verification alone accepts two keys, the signer's and the other recovery candidate's. The
+/// verification point u1·G + u2·Q is the signature's R for the key recovery gives, −R for the
+/// other candidate, and a third key gives neither: so the key is the signer's exactly when the
+/// point's x is r as an integer (not r + n) and its y has the signature's parity. High s is
+/// accepted here, as recovery accepts it; EIP-2 is the caller's check.
+pub fn is_signer(xy: &[u8; 64], rs: &[u8; 64], y_odd: bool, prehash: &[u8; 32]) -> bool {
+    let Some(key) = point_of(xy) else {
         return false;
     };
-    ecdsa_verify::<Secp256k1Scalar, _>(&point, &Secp256k1Point::GENERATOR, prehash, rs)
+    let Some((point, _)) =
+        ecdsa_point::<Secp256k1Scalar, _>(&key, &Secp256k1Point::GENERATOR, prehash, rs)
+    else {
+        return false;
+    };
+    point.x().assert_reduced();
+    point.y().assert_reduced();
+    point.x().to_be_bytes().as_ref() == &rs[..32] && (point.y().to_be_bytes()[31] & 1 == 1) == y_odd
 }

@@ -13,8 +13,12 @@
 //! error (another chain's digest, another guest, short public values, another VM layout or
 //! segment height, claims, program, bytes or file tampered with). The cluster's segment
 //! artifacts are `host prove --segments` part files: joins of a missing, duplicated or foreign
-//! part are refused before any aggregation, and `host prove --join --app` joins them. A forged
-//! final artifact in the database is refused by `host cluster wait`.
+//! part are refused before any aggregation, and `host prove --join --app` joins them. The
+//! proof's own bytes are within EIP-8025's 307,200. The database is not trusted: a forged final
+//! artifact, a genuine proof of another block planted as another job's, and the same proof
+//! planted as the proof of a job of another VM are each refused by `host cluster wait` (exit 1,
+//! naming what differs); a real segment part with a byte flipped, and another segment's part
+//! stored under a segment task, are refused by the leaf, which sends the producer back.
 
 mod support;
 

@@ -10,8 +10,9 @@ use alloc::string::ToString;
 use alloc::vec::Vec;
 use alloy_consensus::transaction::{Recovered, SignerRecoverable};
 use alloy_consensus::{proofs, Block, TxEnvelope};
+use alloy_eips::eip7702::constants::SECP256K1N_HALF;
 use alloy_hardforks::EthereumHardforks;
-use alloy_primitives::{Address, B256};
+use alloy_primitives::{Address, Signature, B256};
 
 use crate::chain::ChainConfig;
 use crate::error::ValidationError;
@@ -56,19 +57,20 @@ pub fn validate_body(
     Ok(())
 }
 
-/// The senders of `txs`, each recovered from its signature, with the public keys `keys` (one
-/// per transaction, in order, as a standard input gives them) checked to be exactly the
-/// recovered signers' keys.
+/// The senders of `txs` from their signers' public keys `keys` (one per transaction, in
+/// order, as a standard input gives them): each key must be exactly the key its signature
+/// recovers, and the sender is its address.
 ///
-/// A given key is the signer's only if it is the key that the signature's own recovery id
-/// (its y-parity; for a legacy transaction, derived from `v`) selects. Verifying the signature
-/// against the key is not enough: every signature verifies under two keys, the signer's and
-/// the other recovery candidate's (whose `u1·G + u2·Q` is `−R`), and whoever signs knows the
-/// other candidate's private key too, so could fund its address and have the block executed
-/// as it. Recovering costs on the chip what verifying costs (one two-scalar multiplication,
-/// one inversion; the VM hints R's square root), so the sender is recovered, as the block
-/// guest does, and the key must hash to it: a different key with the same address would be a
-/// keccak-160 second preimage.
+/// A key is the signer's only if it is the one the signature's own recovery id (its y-parity;
+/// for a legacy transaction, derived from `v`) selects. Verifying the signature against the
+/// key is not enough: every signature verifies under two keys, the signer's and the other
+/// recovery candidate's, and whoever signs knows the other candidate's private key too, so
+/// could fund its address and have the block executed as it. [`is_signer`] decides exactly
+/// what recovery and a comparison would, at the cost of one verification: measured in the VM
+/// on 24171384 and 21882667, recovering and comparing addresses cost 0.16% and 0.25% more
+/// instructions (a square root and a second keccak per transaction; BENCHMARKS.md). High `s`
+/// is refused (EIP-2), as recovery refuses it. A key that fails is reported with the signer the
+/// signature does recover (recovery runs on that path only).
 pub fn verify_senders<'t>(
     txs: &'t [TxEnvelope],
     keys: &[[u8; 65]],
@@ -79,25 +81,59 @@ pub fn verify_senders<'t>(
             txs: txs.len(),
         });
     }
-    let senders = recover_senders(txs)?;
-    for (index, (recovered, key)) in senders.iter().zip(keys).enumerate() {
-        let [prefix, xy @ ..] = key;
-        if *prefix != 0x04 {
-            return Err(ValidationError::PublicKeyPrefix {
-                index,
-                prefix: *prefix,
-            });
-        }
-        let given = Address::from_raw_public_key(xy);
-        if given != recovered.signer() {
-            return Err(ValidationError::PublicKey {
-                index,
-                signer: recovered.signer(),
-                given,
-            });
-        }
-    }
-    Ok(senders)
+    txs.iter()
+        .zip(keys)
+        .enumerate()
+        .map(|(index, (tx, key))| {
+            let [prefix, xy @ ..] = key;
+            if *prefix != 0x04 {
+                return Err(ValidationError::PublicKeyPrefix {
+                    index,
+                    prefix: *prefix,
+                });
+            }
+            let signature = tx.signature();
+            let signer =
+                signature.s() <= SECP256K1N_HALF && is_signer(xy, signature, &tx.signature_hash());
+            if !signer {
+                // Why: recovery's own refusal, or the signer it gives.
+                return Err(match tx.recover_signer() {
+                    Ok(signer) => ValidationError::PublicKey {
+                        index,
+                        signer,
+                        given: Address::from_raw_public_key(xy),
+                    },
+                    Err(e) => ValidationError::SenderRecovery {
+                        index,
+                        reason: e.to_string(),
+                    },
+                });
+            }
+            Ok(Recovered::new_unchecked(
+                tx,
+                Address::from_raw_public_key(xy),
+            ))
+        })
+        .collect()
+}
+
+/// Whether `xy` is exactly the key `signature` recovers for `hash`: on the chips, the
+/// verification point's x and parity ([`crypto::secp256k1::is_signer`]).
+#[cfg(any(feature = "openvm-crypto", feature = "crypto-census"))]
+fn is_signer(xy: &[u8; 64], signature: &Signature, hash: &B256) -> bool {
+    let mut rs = [0u8; 64];
+    rs[..32].copy_from_slice(&signature.r().to_be_bytes::<32>());
+    rs[32..].copy_from_slice(&signature.s().to_be_bytes::<32>());
+    crypto::secp256k1::is_signer(xy, &rs, signature.v(), &hash.0)
+}
+
+/// Whether `xy` is exactly the key `signature` recovers for `hash`: in software (the host, and
+/// a guest without the chips), k256's recovery and a comparison.
+#[cfg(not(any(feature = "openvm-crypto", feature = "crypto-census")))]
+fn is_signer(xy: &[u8; 64], signature: &Signature, hash: &B256) -> bool {
+    signature
+        .recover_from_prehash(hash)
+        .is_ok_and(|key| key.to_encoded_point(false).as_bytes()[1..] == xy[..])
 }
 
 /// Recovers every transaction's sender.

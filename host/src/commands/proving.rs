@@ -227,6 +227,12 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     if file.subject.bin == Program::Standard.bin() && file.subject.keccak == Keccak::Ours {
         return super::standard::verify(args, &file);
     }
+    anyhow::ensure!(
+        args.request.is_none() && args.schema.is_none(),
+        "--request, --schema and --request-root name what a standard proof is about; {} is a proof of `{}`",
+        path.display(),
+        file.subject.bin
+    );
     let block_guest =
         file.subject.bin == Program::Guest.bin() && file.subject.keccak == Keccak::Ours;
     if !block_guest {
