@@ -67,7 +67,7 @@ pub fn validate_body(
 /// recovery candidate's, and whoever signs knows the other candidate's private key too, so
 /// could fund its address and have the block executed as it. [`is_signer`] decides exactly
 /// what recovery and a comparison would, at the cost of one verification: measured in the VM
-/// on 24171384 and 21882667, recovering and comparing addresses cost 0.16% and 0.25% more
+/// on 24171384 and 21882667, recovering and comparing addresses cost 0.10% and 0.16% more
 /// instructions (a square root and a second keccak per transaction; BENCHMARKS.md). High `s`
 /// is refused (EIP-2), as recovery refuses it. A key that fails is reported with the signer the
 /// signature does recover (recovery runs on that path only).
