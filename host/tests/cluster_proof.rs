@@ -29,8 +29,10 @@ use std::time::{Duration, Instant};
 
 use host::cluster::{schema, Db};
 use host::proof::{self, Proof, ProofError};
-use support::cli::{host, host_status};
+use support::cli::host;
+use support::cluster::segment_task;
 use support::pg::Pg;
+use support::planted::{leaf_with_input, plant_wrap, refused_wait, submit};
 
 const BLOCK: &str = "devnet-small";
 const SEGMENT_MEMORY_MIB: &str = "1280";
@@ -77,26 +79,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     let pg = Pg::start();
     let url = pg.url();
     host(&["cluster", "init", "--db", &url]);
-    let blocks_dir = blocks();
-    let submitted = host(&[
-        "cluster",
-        "submit",
-        "--db",
-        &url,
-        "--block",
-        BLOCK,
-        "--blocks-dir",
-        blocks_dir.to_str().unwrap(),
-        "--segment-memory-mib",
-        SEGMENT_MEMORY_MIB,
-    ]);
-    let job: i64 = submitted
-        .lines()
-        .find_map(|l| l.strip_prefix("job "))
-        .expect("`job <id>` printed")
-        .trim()
-        .parse()
-        .unwrap();
+    let job = submit(&url, &blocks(), BLOCK, SEGMENT_MEMORY_MIB);
     let mut db = Db::connect(&url).unwrap();
     schema::check(&mut db).unwrap();
     assert_eq!(
@@ -315,7 +298,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
 
     // A genuine proof of another block, planted as another job's final proof: refused naming
     // the block hash. The other job is the default devnet block with the same guest and VM.
-    let other = submit(&url, "devnet", SEGMENT_MEMORY_MIB);
+    let other = submit(&url, &blocks(), "devnet", SEGMENT_MEMORY_MIB);
     plant_wrap(&mut db, other, &genuine);
     let refused = refused_wait(&url, other, &dir);
     assert!(
@@ -325,7 +308,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     );
     // The same block submitted with another VM (segments cut elsewhere): refused naming the
     // subject, before any verification.
-    let other_vm = submit(&url, BLOCK, "2048");
+    let other_vm = submit(&url, &blocks(), BLOCK, "2048");
     plant_wrap(&mut db, other_vm, &genuine);
     let refused = refused_wait(&url, other_vm, &dir);
     assert!(
@@ -335,16 +318,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
 
     // Real segment parts tampered with, under matching keccaks: the leaf refuses each and
     // sends its producer back. First segment 0's part with one byte flipped.
-    let segment = |db: &mut Db, idx: i32| -> i64 {
-        db.client
-            .query_one(
-                "SELECT id FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND idx = $2",
-                &[&job, &idx],
-            )
-            .unwrap()
-            .get(0)
-    };
-    let (s0, s1) = (segment(&mut db, 0), segment(&mut db, 1));
+    let (s0, s1) = (segment_task(&mut db, job, 0), segment_task(&mut db, job, 1));
     let part = |db: &mut Db, task: i64| -> Vec<u8> {
         db.client
             .query_one(
@@ -371,144 +345,6 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         "{log}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// `host cluster submit` of `block` (segment memory `mib`); the job's id.
-fn submit(url: &str, block: &str, mib: &str) -> i64 {
-    let blocks_dir = blocks();
-    let out = host(&[
-        "cluster",
-        "submit",
-        "--db",
-        url,
-        "--block",
-        block,
-        "--blocks-dir",
-        blocks_dir.to_str().unwrap(),
-        "--segment-memory-mib",
-        mib,
-    ]);
-    out.lines()
-        .find_map(|l| l.strip_prefix("job "))
-        .expect("`job <id>` printed")
-        .trim()
-        .parse()
-        .unwrap()
-}
-
-/// Makes `job` done with `bytes` as its wrap artifact (its hash matching): what a worker that
-/// held every task could store.
-fn plant_wrap(db: &mut Db, job: i64, bytes: &[u8]) {
-    let hash = host::cluster::artifact_hash(bytes);
-    let mut tx = db.client.transaction().unwrap();
-    tx.execute(
-        "UPDATE cluster_tasks SET state = 'done', waiting = 0, output_hash = NULL WHERE job = $1",
-        &[&job],
-    )
-    .unwrap();
-    tx.execute(
-        "INSERT INTO cluster_artifacts (task, hash, bytes)
-             SELECT id, $2, $3 FROM cluster_tasks WHERE job = $1 AND stage = 'wrap'
-         ON CONFLICT (task) DO UPDATE SET hash = $2, bytes = $3",
-        &[&job, &hash, &bytes],
-    )
-    .unwrap();
-    tx.execute(
-        "UPDATE cluster_tasks SET output_hash = $2 WHERE job = $1 AND stage = 'wrap'",
-        &[&job, &hash],
-    )
-    .unwrap();
-    tx.execute(
-        "UPDATE cluster_jobs SET state = 'done', finished = now() WHERE id = $1",
-        &[&job],
-    )
-    .unwrap();
-    tx.commit().unwrap();
-}
-
-/// `host cluster wait` on a job whose proof must be refused: exit 1, nothing written; returns
-/// what it printed.
-fn refused_wait(url: &str, job: i64, dir: &Path) -> String {
-    let out = dir.join(format!("refused-{job}.proof"));
-    let (code, stdout) = host_status(&[
-        "cluster",
-        "wait",
-        &job.to_string(),
-        "--db",
-        url,
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert_eq!(code, Some(1), "{stdout}");
-    assert!(!out.exists(), "a refused proof was written");
-    stdout
-}
-
-/// Stores `bytes` as segment task `producer`'s part (its keccak recorded), makes `job`'s leaf
-/// the one ready task, and runs one worker for one task; returns the worker's log after
-/// checking the producer was sent back to be proved again.
-fn leaf_with_input(url: &str, db: &mut Db, job: i64, producer: i64, bytes: &[u8]) -> String {
-    let hash = host::cluster::artifact_hash(bytes);
-    let mut tx = db.client.transaction().unwrap();
-    tx.execute(
-        "INSERT INTO cluster_artifacts (task, hash, bytes) VALUES ($1, $2, $3)
-         ON CONFLICT (task) DO UPDATE SET hash = $2, bytes = $3",
-        &[&producer, &hash, &bytes],
-    )
-    .unwrap();
-    tx.execute(
-        "UPDATE cluster_tasks SET state = 'done', output_hash = $2, attempts = 1 WHERE id = $1",
-        &[&producer, &hash],
-    )
-    .unwrap();
-    tx.execute(
-        "UPDATE cluster_tasks SET state = 'blocked', waiting = 1 WHERE job = $1 AND stage IN ('internal', 'wrap')",
-        &[&job],
-    )
-    .unwrap();
-    tx.execute(
-        "UPDATE cluster_tasks SET state = 'ready', waiting = 0, worker = NULL, lease_until = NULL
-         WHERE job = $1 AND stage = 'leaves'",
-        &[&job],
-    )
-    .unwrap();
-    tx.execute(
-        "UPDATE cluster_jobs SET state = 'running', finished = NULL WHERE id = $1",
-        &[&job],
-    )
-    .unwrap();
-    tx.commit().unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_host"))
-        .args([
-            "cluster",
-            "worker",
-            "--db",
-            url,
-            "--once",
-            "--name",
-            "leaf-check",
-        ])
-        .output()
-        .expect("run a worker");
-    let log = String::from_utf8_lossy(&output.stderr).into_owned();
-    let (state, leaf): (String, String) = {
-        let row = db
-            .client
-            .query_one(
-                "SELECT p.state, l.state FROM cluster_tasks p, cluster_tasks l
-                 WHERE p.id = $1 AND l.job = $2 AND l.stage = 'leaves'",
-                &[&producer, &job],
-            )
-            .unwrap();
-        (row.get(0), row.get(1))
-    };
-    assert_eq!(
-        (state.as_str(), leaf.as_str()),
-        ("ready", "blocked"),
-        "{log}"
-    );
-    log
 }
 
 /// The public values an app proof commits to, checked against the program rebuilt from source.

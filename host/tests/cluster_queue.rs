@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use host::cluster::submit::submit_probe;
 use host::cluster::{schema, Db};
 use support::cluster::{
-    finish, host, ready, run_to_end, scalar_i64, signal, status_tasks, stop, wait_for, worker,
+    finish, host, ready, run_to_end, scalar_i64, segment_task, signal, status_tasks, stop,
+    wait_for, worker,
 };
 use support::pg::{Pg, PASSWORD};
 
@@ -284,21 +285,12 @@ fn refused_artifacts_send_their_producers_back() {
     for _ in 0..4 {
         finish(worker(&pg.url(), &["--once"]));
     }
-    let task = |db: &mut Db, job: i64, idx: i32| -> i64 {
-        db.client
-            .query_one(
-                "SELECT id FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND idx = $2",
-                &[&job, &idx],
-            )
-            .unwrap()
-            .get(0)
-    };
     let (s0, s1, s2) = (
-        task(&mut db, job, 0),
-        task(&mut db, job, 1),
-        task(&mut db, job, 2),
+        segment_task(&mut db, job, 0),
+        segment_task(&mut db, job, 1),
+        segment_task(&mut db, job, 2),
     );
-    let foreign = task(&mut db, other, 2);
+    let foreign = segment_task(&mut db, other, 2);
     // Segment 0's artifact no longer matches its keccak.
     db.client
         .execute(

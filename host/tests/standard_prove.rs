@@ -188,26 +188,7 @@ fn cli_binds_the_request(
     // Under the test's own chain (chain id 1, Cancun from genesis), the schedule gives Cancun
     // at the payload's timestamp: the request file names what the proof is about; exit 4.
     let chain = dir.join("cancun.chain.json");
-    let mut config = serde_json::json!({
-        "chain_id": 1,
-        "terminal_total_difficulty": "0x0",
-        "shanghai_time": 0,
-        "cancun_time": 0,
-    });
-    for fork in [
-        "homestead",
-        "eip150",
-        "eip155",
-        "eip158",
-        "byzantium",
-        "constantinople",
-        "petersburg",
-        "istanbul",
-        "berlin",
-        "london",
-    ] {
-        config[format!("{fork}_block")] = 0.into();
-    }
+    let config = host::gen::genesis_chain_json(1, &["shanghai", "cancun"]);
     std::fs::write(&chain, config.to_string()).unwrap();
     let (code, stdout) = verify(&[
         "--request",

@@ -129,8 +129,20 @@ pub enum Fork {
 }
 
 fn chain_json(fork: Fork) -> Value {
+    let timed: &[&str] = match fork {
+        Fork::Prague => &["shanghai", "cancun", "prague"],
+        Fork::Osaka => &["shanghai", "cancun", "prague", "osaka"],
+    };
+    genesis_chain_json(CHAIN_ID, timed)
+}
+
+/// A genesis-style chain config (what `<id>.chain.json` and `--chain FILE` hold) of chain
+/// `chain_id`: every fork through London at block 0, the merge at total difficulty 0, and the
+/// timestamp forks `timed` (`shanghai`, `cancun`, ...) at time 0, with mainnet's deposit
+/// contract and the default blob schedules.
+pub fn genesis_chain_json(chain_id: u64, timed: &[&str]) -> Value {
     let mut config = json!({
-        "chain_id": CHAIN_ID,
+        "chain_id": chain_id,
         "terminal_total_difficulty": "0x0",
         "deposit_contract_address": alloy_eips::eip6110::MAINNET_DEPOSIT_CONTRACT_ADDRESS,
         "blob_schedule": {},
@@ -149,10 +161,6 @@ fn chain_json(fork: Fork) -> Value {
     ] {
         config[format!("{fork}_block")] = json!(0);
     }
-    let timed: &[&str] = match fork {
-        Fork::Prague => &["shanghai", "cancun", "prague"],
-        Fork::Osaka => &["shanghai", "cancun", "prague", "osaka"],
-    };
     for fork in timed {
         config[format!("{fork}_time")] = json!(0);
     }

@@ -105,3 +105,14 @@ pub fn run_to_end(pg: &Pg, db: &mut Db, job: i64) -> (JobStatus, String) {
     let end = wait_for(db, job, Duration::from_secs(60));
     (end, stop(w))
 }
+
+/// The id of `job`'s segment task `idx`.
+pub fn segment_task(db: &mut Db, job: i64, idx: i32) -> i64 {
+    db.client
+        .query_one(
+            "SELECT id FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND idx = $2",
+            &[&job, &idx],
+        )
+        .unwrap()
+        .get(0)
+}

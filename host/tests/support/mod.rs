@@ -6,4 +6,6 @@ pub mod cli;
 pub mod cluster;
 pub mod pg;
 #[allow(dead_code)]
+pub mod planted;
+#[allow(dead_code)]
 pub mod refusals;
