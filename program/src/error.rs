@@ -209,6 +209,20 @@ pub enum ValidationError {
     /// revm / the block executor rejected the block (invalid transaction, failed system call).
     #[error("execution failed: {0}")]
     Execution(String),
+    /// A transaction's gas limit is more than the block has left: in the regular dimension
+    /// (the limit, capped by EIP-7825 from Osaka, against the gas used so far) or, from
+    /// Amsterdam, in EIP-8037's state dimension (the whole limit against the state gas used).
+    #[error(
+        "transaction {index}: gas limit {gas_limit} is more than the block's {available} left"
+    )]
+    BlockGasExceeded {
+        /// The transaction's index.
+        index: usize,
+        /// Its gas limit.
+        gas_limit: u64,
+        /// What the block had left in the dimension that refused it.
+        available: u64,
+    },
     /// From Prague on, a request contract (EIP-7002, EIP-7251) has no code when its end-of-block
     /// system call runs.
     #[error("system contract {0} has no code")]
@@ -248,6 +262,24 @@ pub enum ValidationError {
     /// The EIP-7685 requests hash differs from the header's.
     #[error("requests_hash mismatch: header says {expected}, execution gives {got}")]
     RequestsHash {
+        /// The header's.
+        expected: B256,
+        /// Computed.
+        got: B256,
+    },
+    /// EIP-7928: the block access list execution builds holds more items than the gas limit
+    /// allows.
+    #[error("block access list holds {items} items, more than the gas limit's {limit}")]
+    BlockAccessListItems {
+        /// Accounts and slots in the list.
+        items: u64,
+        /// `gas_limit / ITEM_COST`.
+        limit: u64,
+    },
+    /// EIP-7928: the block access list execution builds does not hash to the header's
+    /// `block_access_list_hash`.
+    #[error("block_access_list_hash mismatch: header says {expected}, execution gives {got}")]
+    BlockAccessListHash {
         /// The header's.
         expected: B256,
         /// Computed.
@@ -364,6 +396,7 @@ impl ValidationError {
             | PublicKey { .. }
             | PublicKeyPrefix { .. }
             | Execution(_)
+            | BlockGasExceeded { .. }
             | SystemContractEmpty(_)
             | DepositLayout { .. }
             | GasUsed { .. }
@@ -371,6 +404,8 @@ impl ValidationError {
             | ReceiptsRoot { .. }
             | LogsBloom { .. }
             | RequestsHash { .. }
+            | BlockAccessListItems { .. }
+            | BlockAccessListHash { .. }
             | StateRoot { .. } => Verdict::Invalid,
         }
     }

@@ -317,11 +317,22 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
     }
 }
 
-/// The gas of a system call (EIP-2935, EIP-4788, EIP-7002, EIP-7251): 30,000,000 in every
-/// fork this verifier knows. revm 43's `SYSTEM_CALL_GAS_LIMIT` adds EIP-8037's state-gas
-/// reservoir (Amsterdam) to it in every fork, so a request contract that runs out of gas at
-/// 30 M would succeed there and the block be judged on the wrong rule.
+/// The gas of a system call (EIP-2935, EIP-4788, EIP-7002, EIP-7251) before Amsterdam:
+/// 30,000,000. revm 43's `SYSTEM_CALL_GAS_LIMIT` adds EIP-8037's state-gas reservoir to it in
+/// every fork, so a request contract that runs out of gas at 30 M would succeed there and the
+/// block be judged on the wrong rule; from Amsterdam on the reservoir is the rule
+/// ([`system_call_gas`]).
 pub const SYSTEM_CALL_GAS: u64 = 30_000_000;
+
+/// A system call's gas under `spec`: from Amsterdam, EIP-8037 gives the call a state-gas
+/// reservoir for 16 storage writes above [`SYSTEM_CALL_GAS`] (revm's `SYSTEM_CALL_GAS_LIMIT`).
+pub fn system_call_gas(spec: SpecId) -> u64 {
+    if spec.is_enabled_in(SpecId::AMSTERDAM) {
+        revm::handler::system_call::SYSTEM_CALL_GAS_LIMIT
+    } else {
+        SYSTEM_CALL_GAS
+    }
+}
 
 /// The context of [`BlockEvm`]: revm's mainnet context with [`Eip7610Journal`].
 pub type BlockContext<DB> = Context<BlockEnv, TxEnv, CfgEnv, DB, Eip7610Journal<DB>>;
@@ -385,7 +396,7 @@ impl<DB: alloy_evm::Database + StorageProbe> Evm for BlockEvm<DB> {
     ) -> Result<ResultAndState<HaltReason>, Self::Error> {
         // revm's `system_call_with_caller`, but with the gas the EIPs give the call.
         let mut tx = TxEnv::new_system_tx_with_caller(caller, contract, data);
-        tx.gas_limit = SYSTEM_CALL_GAS;
+        tx.gas_limit = system_call_gas(self.inner.ctx.cfg.spec);
         self.inner.ctx.tx = tx;
         let mut handler =
             MainnetHandler::<Inner<DB>, EVMError<DB::Error>, EthFrame<EthInterpreter>>::default();

@@ -14,7 +14,9 @@ use alloy_consensus::transaction::Recovered;
 use alloy_consensus::{Block, ReceiptEnvelope, TxEnvelope};
 use alloy_eips::eip7702::constants::SECP256K1N_HALF;
 use alloy_eips::eip7702::{RecoveredAuthority, RecoveredAuthorization, SignedAuthorization};
-use alloy_evm::block::{BlockExecutionError, BlockExecutionResult, BlockExecutor};
+use alloy_evm::block::{
+    BlockExecutionError, BlockExecutionResult, BlockExecutor, BlockValidationError,
+};
 use alloy_evm::eth::{
     receipt_builder::AlloyReceiptBuilder, EthBlockExecutionCtx, EthBlockExecutor,
 };
@@ -28,6 +30,9 @@ use mpt::{StateTrie, TrieError};
 use revm::context::either::Either;
 use revm::context::TxEnv;
 use revm::database::{states::bundle_state::BundleRetention, BundleState, State};
+use revm::state::bal::BlockAccessIndex;
+
+use alloy_eips::eip7928::BlockAccessList;
 
 use crate::chain::ChainConfig;
 use crate::db::PreState;
@@ -66,14 +71,26 @@ pub fn recover_authority(auth: &SignedAuthorization) -> RecoveredAuthority {
         .map_or(RecoveredAuthority::Invalid, RecoveredAuthority::Valid)
 }
 
+/// What executing a block gives.
+#[derive(Debug)]
+pub struct Executed {
+    /// Receipts, requests, gas.
+    pub result: BlockExecutionResult<ReceiptEnvelope>,
+    /// The state changes.
+    pub bundle: BundleState,
+    /// From Amsterdam on, the EIP-7928 block access list execution built, in the EIP's order
+    /// ([`crate::access_list`]); `None` before.
+    pub access_list: Option<BlockAccessList>,
+}
+
 /// Runs the block over `db` (the witness, or in the host's fetcher an archive node); returns
-/// the execution result and the state changes.
+/// the execution result, the state changes and, from Amsterdam on, the block access list.
 pub fn execute<DB: PreState>(
     block: &Block<TxEnvelope>,
     senders: &[Recovered<&TxEnvelope>],
     chain: &ChainConfig,
     db: &mut DB,
-) -> Result<(BlockExecutionResult<ReceiptEnvelope>, BundleState), ValidationError> {
+) -> Result<Executed, ValidationError> {
     let header = &block.header;
     let env = EvmEnv::for_eth_block(
         header,
@@ -81,9 +98,12 @@ pub fn execute<DB: PreState>(
         chain.chain_id,
         chain.blob_params_at(header.timestamp),
     );
+    let amsterdam = chain.is_amsterdam_active_at_timestamp(header.timestamp);
+    // EIP-7928: revm's state records every account and slot each phase touches, by index.
     let mut state = State::builder()
         .with_database(&mut *db)
         .with_bundle_update()
+        .with_bal_builder_if(amsterdam)
         .build();
     let evm = BlockEvm::new(&mut state, env);
     let ctx = EthBlockExecutionCtx {
@@ -97,15 +117,39 @@ pub fn execute<DB: PreState>(
             .map(|w| Cow::Borrowed(w.as_slice())),
         extra_data: header.extra_data.clone(),
         tx_count_hint: Some(senders.len()),
-        slot_number: None,
+        slot_number: header.slot_number,
     };
     let mut executor = EthBlockExecutor::new(evm, ctx, chain, AlloyReceiptBuilder::default());
     let prague = chain.is_prague_active_at_timestamp(header.timestamp);
     let result = (|| -> Result<_, Failure> {
+        // EIP-7928's indices: the pre-execution system calls at 0, transaction i at i + 1,
+        // the post-execution changes (withdrawals, requests) after the last.
+        executor
+            .evm_mut()
+            .db_mut()
+            .set_bal_index(BlockAccessIndex::new(0));
         executor.apply_pre_execution_changes()?;
-        for tx in senders {
-            executor.execute_transaction((tx_env(tx), *tx))?;
+        for (index, tx) in senders.iter().enumerate() {
+            let at = BlockAccessIndex::new(index as u64 + 1);
+            executor.evm_mut().db_mut().set_bal_index(at);
+            executor
+                .execute_transaction((tx_env(tx), *tx))
+                .map_err(|e| match e {
+                    BlockExecutionError::Validation(
+                        BlockValidationError::TransactionGasLimitMoreThanAvailableBlockGas {
+                            transaction_gas_limit,
+                            block_available_gas,
+                        },
+                    ) => Failure::BlockGas {
+                        index,
+                        gas_limit: transaction_gas_limit,
+                        available: block_available_gas,
+                    },
+                    e => Failure::Executor(e),
+                })?;
         }
+        let after = BlockAccessIndex::new(senders.len() as u64 + 1);
+        executor.evm_mut().db_mut().set_bal_index(after);
         if prague {
             crate::deposits::check_layouts(
                 chain
@@ -114,12 +158,13 @@ pub fn execute<DB: PreState>(
                 executor.receipts(),
             )
             .map_err(|(tx, log, reason)| Failure::Deposit { tx, log, reason })?;
-            check_request_contracts(executor.evm_mut().db_mut())?;
+            check_request_contracts(executor.evm_mut().db_mut(), amsterdam)?;
         }
         Ok(executor.apply_post_execution_changes()?)
     })();
     state.merge_transitions(BundleRetention::PlainState);
     let bundle = state.take_bundle();
+    let access_list = state.take_built_alloy_bal();
     drop(state);
     // A witness gap that execution survived (the EIP-7610 probe) is still a gap.
     if result.is_ok() {
@@ -128,7 +173,11 @@ pub fn execute<DB: PreState>(
         }
     }
     match result {
-        Ok(result) => Ok((result, bundle)),
+        Ok(result) => Ok(Executed {
+            result,
+            bundle,
+            access_list,
+        }),
         // A witness gap surfaces as its typed error, not the executor's string.
         Err(e) => Err(match db.first_error().take() {
             Some(missing) => ValidationError::MissingWitnessData(missing),
@@ -137,6 +186,15 @@ pub fn execute<DB: PreState>(
                 Failure::Deposit { tx, log, reason } => {
                     ValidationError::DepositLayout { tx, log, reason }
                 }
+                Failure::BlockGas {
+                    index,
+                    gas_limit,
+                    available,
+                } => ValidationError::BlockGasExceeded {
+                    index,
+                    gas_limit,
+                    available,
+                },
                 Failure::Executor(e) => ValidationError::Execution(e.to_string()),
             },
         }),
@@ -153,6 +211,12 @@ enum Failure {
         log: usize,
         reason: crate::deposits::DepositLayoutError,
     },
+    /// A transaction's gas limit is more than the block has left.
+    BlockGas {
+        index: usize,
+        gas_limit: u64,
+        available: u64,
+    },
     /// The block executor failed (an invalid transaction, a failed system call, a witness gap).
     Executor(BlockExecutionError),
 }
@@ -164,18 +228,25 @@ impl From<BlockExecutionError> for Failure {
 }
 
 /// From Prague on, the block is invalid when a request contract (EIP-7002 withdrawals, EIP-7251
-/// consolidations) has no code at the end of the block, where its system call runs: the
-/// execution specs' `process_checked_system_transaction`. alloy-evm calls an empty account and
-/// gets an empty, successful result, so the check is made here. (The EIP-2935 and EIP-4788
-/// calls are unchecked: with no code there they do nothing, and the block stays valid.)
-fn check_request_contracts<DB: revm::Database>(db: &mut DB) -> Result<(), Failure>
+/// consolidations, and from Amsterdam EIP-8282's builder deposits and exits) has no code at the
+/// end of the block, where its system call runs: the execution specs'
+/// `process_checked_system_transaction`. alloy-evm calls an empty account and gets an empty,
+/// successful result, so the check is made here. (The EIP-2935 and EIP-4788 calls are
+/// unchecked: with no code there they do nothing, and the block stays valid.)
+fn check_request_contracts<DB: revm::Database>(db: &mut DB, amsterdam: bool) -> Result<(), Failure>
 where
     DB::Error: core::error::Error + Send + Sync + 'static,
 {
-    for address in [
+    let prague = [
         alloy_eips::eip7002::WITHDRAWAL_REQUEST_PREDEPLOY_ADDRESS,
         alloy_eips::eip7251::CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS,
-    ] {
+    ];
+    let builders = [
+        alloy_eips::eip8282::BUILDER_DEPOSIT_CONTRACT_ADDRESS,
+        alloy_eips::eip8282::BUILDER_EXIT_CONTRACT_ADDRESS,
+    ];
+    let count = if amsterdam { 4 } else { 2 };
+    for address in prague.into_iter().chain(builders).take(count) {
         // A read that fails is a witness gap: the caller reports the database's own error.
         let info = db.basic(address).map_err(BlockExecutionError::other)?;
         if info.is_none_or(|info| info.is_empty_code_hash()) {
@@ -264,10 +335,12 @@ mod tests {
     /// with a balance but no code.
     #[test]
     fn each_request_contract_without_code_is_named() {
-        assert!(check_request_contracts(&mut with_code(&[WITHDRAWALS, CONSOLIDATIONS])).is_ok());
+        assert!(
+            check_request_contracts(&mut with_code(&[WITHDRAWALS, CONSOLIDATIONS]), false).is_ok()
+        );
         for (present, missing) in [(WITHDRAWALS, CONSOLIDATIONS), (CONSOLIDATIONS, WITHDRAWALS)] {
             let mut db = with_code(&[present]);
-            match check_request_contracts(&mut db) {
+            match check_request_contracts(&mut db, false) {
                 Err(Failure::Contract(address)) => assert_eq!(address, missing),
                 _ => panic!("{missing} has no code, and passed"),
             }
@@ -278,7 +351,7 @@ mod tests {
                     ..Default::default()
                 },
             );
-            match check_request_contracts(&mut db) {
+            match check_request_contracts(&mut db, false) {
                 Err(Failure::Contract(address)) => assert_eq!(address, missing),
                 _ => panic!("{missing} has a balance and no code, and passed"),
             }

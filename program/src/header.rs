@@ -30,10 +30,8 @@ pub const MAX_RLP_BLOCK_SIZE: usize = 10_485_760 - 2_097_152;
 
 /// Forks whose rules this verifier does not implement: a block under one of them is unusable
 /// input, never valid under an older fork's rules.
-const UNSUPPORTED_FORKS: [alloy_hardforks::EthereumHardfork; 2] = [
-    alloy_hardforks::EthereumHardfork::Amsterdam,
-    alloy_hardforks::EthereumHardfork::Bogota,
-];
+const UNSUPPORTED_FORKS: [alloy_hardforks::EthereumHardfork; 1] =
+    [alloy_hardforks::EthereumHardfork::Bogota];
 
 /// Decodes the witness's ancestor headers and checks they form a chain: consecutive numbers,
 /// each `parent_hash` the keccak of the previous header's RLP. Returns the headers (parent last)
@@ -187,14 +185,15 @@ pub fn validate_header(
         header.requests_hash.is_some(),
         chain.is_prague_active_at_timestamp(t),
     )?;
-    // Amsterdam's fields (EIP-7928, EIP-7843): alloy decodes them after `requests_hash`, and no
-    // fork this verifier validates defines them.
+    // Amsterdam's fields (EIP-7928, EIP-7843), after `requests_hash`. The slot number is the
+    // consensus layer's to check: execution only reads it (SLOTNUM).
+    let amsterdam = chain.is_amsterdam_active_at_timestamp(t);
     fork_field(
         "block_access_list_hash",
         header.block_access_list_hash.is_some(),
-        false,
+        amsterdam,
     )?;
-    fork_field("slot_number", header.slot_number.is_some(), false)?;
+    fork_field("slot_number", header.slot_number.is_some(), amsterdam)?;
     if cancun {
         validate_blob_gas(header, parent, chain)?;
     }
@@ -602,25 +601,66 @@ mod tests {
         count
     }
 
-    /// A block under a fork whose rules are not implemented is unusable input, never valid.
+    /// A block under a fork whose rules are not implemented (Bogota) is unusable input, never
+    /// valid, even with every field of the last fork this verifier knows.
     #[test]
-    fn amsterdam_blocks_are_unsupported() {
+    fn bogota_blocks_are_unsupported() {
+        use alloy_hardforks::{EthereumHardfork, ForkCondition};
         let mut chain = ChainConfig::mainnet();
         chain.forks.push((
-            alloy_hardforks::EthereumHardfork::Amsterdam,
-            alloy_hardforks::ForkCondition::Timestamp(SCHEDULES[2]),
+            EthereumHardfork::Amsterdam,
+            ForkCondition::Timestamp(SCHEDULES[2]),
+        ));
+        chain.forks.push((
+            EthereumHardfork::Bogota,
+            ForkCondition::Timestamp(SCHEDULES[2]),
         ));
         let parent = parent(SCHEDULES[2]);
-        let header = child(&parent);
+        let mut header = child(&parent);
+        header.block_access_list_hash = Some(B256::ZERO);
+        header.slot_number = Some(1);
         let err = validate_header(&header, &parent, &chain).unwrap_err();
         assert_eq!(
             err,
             ValidationError::UnsupportedFork {
                 number: header.number,
-                fork: alloy_hardforks::EthereumHardfork::Amsterdam
+                fork: EthereumHardfork::Bogota
             }
         );
         assert_eq!(err.verdict(), crate::Verdict::Unusable);
+    }
+
+    /// From Amsterdam on, both of its fields are required, each named when missing; with both,
+    /// the header is valid (the slot number is any: the consensus layer checks it).
+    #[test]
+    fn amsterdam_requires_its_two_fields() {
+        use alloy_hardforks::{EthereumHardfork, ForkCondition};
+        let mut chain = ChainConfig::mainnet();
+        chain.forks.push((
+            EthereumHardfork::Amsterdam,
+            ForkCondition::Timestamp(SCHEDULES[2]),
+        ));
+        let parent = parent(SCHEDULES[2]);
+        let mut header = child(&parent);
+        assert_eq!(
+            validate_header(&header, &parent, &chain),
+            Err(ValidationError::ForkField {
+                field: "block_access_list_hash",
+                required: true
+            })
+        );
+        header.block_access_list_hash = Some(B256::repeat_byte(3));
+        assert_eq!(
+            validate_header(&header, &parent, &chain),
+            Err(ValidationError::ForkField {
+                field: "slot_number",
+                required: true
+            })
+        );
+        for slot in [0, 1, u64::MAX] {
+            header.slot_number = Some(slot);
+            assert_eq!(validate_header(&header, &parent, &chain), Ok(()));
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! (ancestors, header rules), [`body`] (roots, senders), [`db`] (the witness as revm's database),
 //! [`evm`] (revm with EIP-7610), [`execute`] (alloy-evm's block executor, state changes into the
 //! trie), [`validate`] (the
-//! whole check), [`input`] (what the guest reads), [`public`] (what a proof commits to),
+//! whole check), [`access_list`] (EIP-7928's list against the header), [`input`] (what the guest reads), [`public`] (what a proof commits to),
 //! [`error`] (why a block fails, and the [`Verdict`]); with feature `guest`, `guest` (the VM's
 //! input and output, and the instrumented builds' hooks).
 #![no_std]
@@ -18,6 +18,7 @@
 
 extern crate alloc;
 
+pub mod access_list;
 pub mod body;
 pub mod chain;
 pub mod code;

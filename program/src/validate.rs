@@ -5,7 +5,8 @@
 //! 3. the body matches the header's roots and every sender recovers;
 //! 4. the witness holds the parent's state root;
 //! 5. execution (system calls, transactions, withdrawals, requests) succeeds;
-//! 6. gas used, blob gas used, receipts root, logs bloom and requests hash match the header;
+//! 6. gas used, blob gas used, receipts root, logs bloom, requests hash and (Amsterdam) the
+//!    block access list's hash match the header;
 //! 7. the state changes, applied to the trie, give the header's state root.
 
 use alloy_consensus::{proofs, Block, Header, TxEip4844Variant, TxEnvelope, TxReceipt};
@@ -19,7 +20,7 @@ use crate::body::{recover_senders, validate_body, verify_senders};
 use crate::chain::ChainConfig;
 use crate::db::WitnessDb;
 use crate::error::ValidationError;
-use crate::execute::{apply_bundle, execute};
+use crate::execute::{apply_bundle, execute, Executed};
 use crate::header::{decode_ancestors, validate_header, MAX_RLP_BLOCK_SIZE};
 use crate::witness::{open_pre_state, ExecutionWitness, WitnessError};
 
@@ -107,6 +108,9 @@ pub struct ValidBlock<'s> {
     pub bundle: BundleState,
     /// The EIP-7685 requests the block produced (Prague on; empty before).
     pub requests: alloy_eips::eip7685::Requests,
+    /// The EIP-7928 block access list execution built (Amsterdam on; `None` before), which
+    /// hashes to the header's.
+    pub access_list: Option<alloy_eips::eip7928::BlockAccessList>,
     /// Every account and slot execution read (feature `record`).
     #[cfg(feature = "record")]
     pub accessed: crate::db::Accessed,
@@ -200,7 +204,11 @@ fn validate_checked<'s>(
     // The parent is decoded already: its state root needs no second parse.
     let state = open_pre_state(store, parent.state_root)?;
     let mut db = WitnessDb::new(state, store, block_hashes);
-    let (mut result, bundle) = execute(&block, &senders, chain, &mut db)?;
+    let Executed {
+        mut result,
+        bundle,
+        access_list,
+    } = execute(&block, &senders, chain, &mut db)?;
 
     check(header.gas_used, result.gas_used, |expected, got| {
         ValidationError::GasUsed { expected, got }
@@ -231,6 +239,8 @@ fn validate_checked<'s>(
         })?;
     }
 
+    crate::access_list::check(header, access_list.as_deref())?;
+
     #[cfg(feature = "record")]
     let accessed = core::mem::take(&mut db.accessed);
     let mut state = db.state;
@@ -256,6 +266,7 @@ fn validate_checked<'s>(
         post_state: state,
         bundle,
         requests,
+        access_list,
         #[cfg(feature = "record")]
         accessed,
     })

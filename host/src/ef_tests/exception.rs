@@ -52,11 +52,14 @@ pub fn rule(error: &ValidationError) -> &'static str {
         | PublicKey { .. }
         | PublicKeyPrefix { .. }
         | Execution(_) => "transaction",
+        BlockGasExceeded { .. } => "transaction.block_gas",
         GasUsed { .. } => "gas_used",
         BlobGasUsed { .. } => "blob_gas_used",
         ReceiptsRoot { .. } => "receipts_root",
         LogsBloom { .. } => "logs_bloom",
         RequestsHash { .. } => "requests_hash",
+        BlockAccessListItems { .. } => "block_access_list.items",
+        BlockAccessListHash { .. } => "block_access_list.hash",
         StateRoot { .. } => "state_root",
     }
 }
@@ -75,11 +78,13 @@ fn rules_for(name: &str) -> &'static [&'static str] {
                 &["transaction", "header.blob_gas_used", "blob_gas_used"]
             }
             "TYPE_3_TX_CONTRACT_CREATION" | "TYPE_NOT_SUPPORTED" => &["transaction", "rlp"],
+            "GAS_ALLOWANCE_EXCEEDED" => &["transaction.block_gas"],
             _ => &["transaction"],
         };
     }
     match kind {
-        k if k.starts_with("RLP_") || k == "INCORRECT_BLOCK_FORMAT" => &["rlp"],
+        k if k.starts_with("RLP_") => &["rlp"],
+        "INCORRECT_BLOCK_FORMAT" => &["rlp", "block_access_list.hash"],
         "INCORRECT_EXCESS_BLOB_GAS" => &["header.excess_blob_gas"],
         "INCORRECT_BLOB_GAS_USED" | "BLOB_GAS_USED_ABOVE_LIMIT" => {
             &["header.blob_gas_used", "blob_gas_used"]
@@ -90,7 +95,10 @@ fn rules_for(name: &str) -> &'static [&'static str] {
         "INVALID_BLOCK_TIMESTAMP_OLDER_THAN_PARENT" => &["header.timestamp"],
         "INVALID_BLOCK_NUMBER" => &["header.number"],
         "INVALID_BASEFEE_PER_GAS" => &["header.base_fee"],
-        "INVALID_GAS_USED" | "GAS_USED_OVERFLOW" => &["gas_used", "header.gas_used"],
+        "INVALID_GAS_USED" => &["gas_used", "header.gas_used"],
+        // The execution specs raise it where a transaction's gas limit is over what the block
+        // has left (`GasUsedExceedsLimitError`), and for a header over its limit.
+        "GAS_USED_OVERFLOW" => &["transaction.block_gas", "gas_used", "header.gas_used"],
         "INVALID_STATE_ROOT" => &["state_root"],
         "INVALID_RECEIPTS_ROOT" => &["receipts_root"],
         "INVALID_LOG_BLOOM" => &["logs_bloom"],
@@ -99,6 +107,13 @@ fn rules_for(name: &str) -> &'static [&'static str] {
         "SYSTEM_CONTRACT_EMPTY" => &["system_contract"],
         "SYSTEM_CONTRACT_CALL_FAILED" => &["transaction"],
         "INVALID_REQUESTS" => &["requests_hash"],
+        // EIP-7928: a block carries its access list by the header's hash alone, so a list with
+        // an extra or a missing account, or out of order, is a hash the built list does not give.
+        "INVALID_BLOCK_ACCESS_LIST"
+        | "INVALID_BAL_HASH"
+        | "INVALID_BAL_EXTRA_ACCOUNT"
+        | "INVALID_BAL_MISSING_ACCOUNT" => &["block_access_list.hash"],
+        "BLOCK_ACCESS_LIST_GAS_LIMIT_EXCEEDED" => &["block_access_list.items"],
         "INVALID_DEPOSIT_EVENT_LAYOUT" => &["requests.deposit_layout"],
         // The runner has no header with that hash: the witness gets no parent.
         "UNKNOWN_PARENT" | "UNKNOWN_PARENT_ZERO" => &["header.parent_hash", "witness"],

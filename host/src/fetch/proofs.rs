@@ -87,11 +87,12 @@ pub(super) fn witness_from_proofs(
     if let Some(failure) = state.failure.take() {
         return Err(failure);
     }
-    let (_, bundle) = executed.map_err(|source| FetchError::Invalid {
-        block: number,
-        url: node.url.clone(),
-        source: Box::new(source),
-    })?;
+    let program::execute::Executed { bundle, .. } =
+        executed.map_err(|source| FetchError::Invalid {
+            block: number,
+            url: node.url.clone(),
+            source: Box::new(source),
+        })?;
     // The state root's node, which validation opens, comes with any account's proof: a block
     // that reads none gets its fee recipient's.
     if state.accounts.is_empty() {

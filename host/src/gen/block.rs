@@ -269,7 +269,11 @@ pub fn seal_as(
     let store = witness.store();
     let state = open_pre_state(&store, parent.state_root)?;
     let mut db = WitnessDb::new(state, &store, block_hashes);
-    let (result, bundle) = execute(&block, &senders, chain, &mut db)?;
+    let program::execute::Executed {
+        result,
+        bundle,
+        access_list,
+    } = execute(&block, &senders, chain, &mut db)?;
     drop(senders);
     apply_bundle(&mut db.state, &bundle).map_err(ValidationError::StateUpdate)?;
     let header = &mut block.header;
@@ -282,6 +286,8 @@ pub fn seal_as(
         .iter()
         .fold(Bloom::ZERO, |acc, r| acc | r.bloom());
     header.requests_hash = Some(result.requests.requests_hash());
+    // Amsterdam: the list execution built (its header fields set by the caller's template).
+    header.block_access_list_hash = access_list.as_deref().map(program::access_list::hash);
     let succeeded = result.receipts.iter().map(|r| r.status()).collect();
     Ok((block, succeeded))
 }
