@@ -20,12 +20,13 @@ fn gen_reproduces_the_committed_blocks_byte_for_byte() {
     let dir = std::env::temp_dir().join(format!("sv-gen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     gen::write_all(&dir).unwrap();
+    gen::write_fork(&dir, gen::Fork::Amsterdam).unwrap();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
     files.sort();
-    assert_eq!(files.len(), 8, "{files:?}");
+    assert_eq!(files.len(), 16, "{files:?}");
     for name in files {
         let fresh = std::fs::read(dir.join(&name)).unwrap();
         let committed = std::fs::read(project_blocks().join(&name))
@@ -39,10 +40,16 @@ fn gen_reproduces_the_committed_blocks_byte_for_byte() {
 
 #[test]
 fn the_committed_blocks_validate_natively_with_their_chain_config() {
-    for id in ["devnet", "devnet-small"] {
+    use alloy_hardforks::EthereumHardfork::{Amsterdam, Osaka};
+    for (id, fork) in [
+        ("devnet", Osaka),
+        ("devnet-small", Osaka),
+        ("devnet-amsterdam", Amsterdam),
+        ("devnet-amsterdam-small", Amsterdam),
+    ] {
         let run = host::native::run_native(&project_blocks(), id, None).unwrap();
         assert_eq!(run.chain.chain_id, gen::CHAIN_ID);
-        assert_eq!(run.fork, alloy_hardforks::EthereumHardfork::Osaka);
+        assert_eq!(run.fork, fork);
         let out = run.verdict.unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_ne!(out.pre_state_root, out.post_state_root);
     }
@@ -61,9 +68,8 @@ fn execute(
     let store = devnet.witness.store();
     let state = program::witness::open_pre_state(&store, devnet.header.state_root).unwrap();
     let mut db = WitnessDb::new(state, &store, hashes);
-    let (result, bundle) =
-        program::execute::execute(block, &senders, &devnet.chain, &mut db).unwrap();
-    (result.receipts, bundle)
+    let executed = program::execute::execute(block, &senders, &devnet.chain, &mut db).unwrap();
+    (executed.result.receipts, executed.bundle)
 }
 
 #[test]
@@ -169,86 +175,89 @@ fn the_committed_blocks_roots_agree_with_alloy_over_the_full_post_state() {
     use alloy_trie::TrieAccount;
     use std::collections::BTreeMap;
 
-    let devnet = Devnet::new().unwrap();
-    let genesis: serde_json::Value = serde_json::from_slice(
-        &std::fs::read(project_blocks().join("devnet.genesis.json")).unwrap(),
-    )
-    .unwrap();
-    let alloc: BTreeMap<Address, host::fixtures::GenesisAccount> =
-        serde_json::from_value(genesis["alloc"].clone()).unwrap();
-    assert_eq!(alloc, devnet.alloc);
-    for id in ["devnet", "devnet-small"] {
-        let rlp = std::fs::read(project_blocks().join(format!("{id}.block.rlp"))).unwrap();
-        let block = Block::<TxEnvelope>::decode(&mut rlp.as_slice()).unwrap();
-        let header = &block.header;
-        assert_eq!(
-            calculate_transaction_root(&block.body.transactions),
-            header.transactions_root,
-            "{id}"
-        );
-        let withdrawals = block.body.withdrawals.as_ref().unwrap();
-        assert_eq!(
-            Some(calculate_withdrawals_root(withdrawals)),
-            header.withdrawals_root,
-            "{id}"
-        );
-        let (receipts, bundle) = execute(&devnet, &block);
-        assert_eq!(
-            calculate_receipt_root(&receipts),
-            header.receipts_root,
-            "{id}"
-        );
+    for fork in [gen::Fork::Osaka, gen::Fork::Amsterdam] {
+        let devnet = Devnet::of(fork).unwrap();
+        let name = fork.devnet_id();
+        let genesis: serde_json::Value = serde_json::from_slice(
+            &std::fs::read(project_blocks().join(format!("{name}.genesis.json"))).unwrap(),
+        )
+        .unwrap();
+        let alloc: BTreeMap<Address, host::fixtures::GenesisAccount> =
+            serde_json::from_value(genesis["alloc"].clone()).unwrap();
+        assert_eq!(alloc, devnet.alloc);
+        for id in [name.to_owned(), format!("{name}-small")] {
+            let rlp = std::fs::read(project_blocks().join(format!("{id}.block.rlp"))).unwrap();
+            let block = Block::<TxEnvelope>::decode(&mut rlp.as_slice()).unwrap();
+            let header = &block.header;
+            assert_eq!(
+                calculate_transaction_root(&block.body.transactions),
+                header.transactions_root,
+                "{id}"
+            );
+            let withdrawals = block.body.withdrawals.as_ref().unwrap();
+            assert_eq!(
+                Some(calculate_withdrawals_root(withdrawals)),
+                header.withdrawals_root,
+                "{id}"
+            );
+            let (receipts, bundle) = execute(&devnet, &block);
+            assert_eq!(
+                calculate_receipt_root(&receipts),
+                header.receipts_root,
+                "{id}"
+            );
 
-        // The full post-state: every genesis account, then the block's changes.
-        let mut state: BTreeMap<Address, (TrieAccount, BTreeMap<U256, U256>)> = alloc
-            .iter()
-            .map(|(address, a)| {
-                let account = TrieAccount {
-                    nonce: a.nonce.to::<u64>(),
-                    balance: a.balance,
-                    storage_root: alloy_trie::EMPTY_ROOT_HASH,
-                    code_hash: keccak256(&a.code),
-                };
-                (*address, (account, a.storage.clone()))
-            })
-            .collect();
-        let mut changed = 0;
-        for (address, account) in &bundle.state {
-            let Some(info) = &account.info else {
-                state.remove(address);
-                continue;
-            };
-            let entry = state.entry(*address).or_insert_with(|| {
-                (
-                    TrieAccount {
-                        nonce: 0,
-                        balance: U256::ZERO,
+            // The full post-state: every genesis account, then the block's changes.
+            let mut state: BTreeMap<Address, (TrieAccount, BTreeMap<U256, U256>)> = alloc
+                .iter()
+                .map(|(address, a)| {
+                    let account = TrieAccount {
+                        nonce: a.nonce.to::<u64>(),
+                        balance: a.balance,
                         storage_root: alloy_trie::EMPTY_ROOT_HASH,
-                        code_hash: alloy_primitives::KECCAK256_EMPTY,
-                    },
-                    BTreeMap::new(),
-                )
+                        code_hash: keccak256(&a.code),
+                    };
+                    (*address, (account, a.storage.clone()))
+                })
+                .collect();
+            let mut changed = 0;
+            for (address, account) in &bundle.state {
+                let Some(info) = &account.info else {
+                    state.remove(address);
+                    continue;
+                };
+                let entry = state.entry(*address).or_insert_with(|| {
+                    (
+                        TrieAccount {
+                            nonce: 0,
+                            balance: U256::ZERO,
+                            storage_root: alloy_trie::EMPTY_ROOT_HASH,
+                            code_hash: alloy_primitives::KECCAK256_EMPTY,
+                        },
+                        BTreeMap::new(),
+                    )
+                });
+                if account.was_destroyed() {
+                    entry.1.clear();
+                }
+                entry.0.nonce = info.nonce;
+                entry.0.balance = info.balance;
+                entry.0.code_hash = info.code_hash;
+                for (slot, value) in &account.storage {
+                    entry.1.insert(*slot, value.present_value);
+                }
+                changed += 1;
+            }
+            assert!(changed > 0, "{id}");
+            let accounts = state.into_iter().map(|(address, (mut account, storage))| {
+                let slots = storage
+                    .into_iter()
+                    .filter(|(_, v)| !v.is_zero())
+                    .map(|(slot, value)| (B256::from(slot.to_be_bytes::<32>()), value));
+                account.storage_root = storage_root_unhashed(slots);
+                (address, account)
             });
-            if account.was_destroyed() {
-                entry.1.clear();
-            }
-            entry.0.nonce = info.nonce;
-            entry.0.balance = info.balance;
-            entry.0.code_hash = info.code_hash;
-            for (slot, value) in &account.storage {
-                entry.1.insert(*slot, value.present_value);
-            }
-            changed += 1;
+            assert_eq!(state_root_unhashed(accounts), header.state_root, "{id}");
         }
-        assert!(changed > 0, "{id}");
-        let accounts = state.into_iter().map(|(address, (mut account, storage))| {
-            let slots = storage
-                .into_iter()
-                .filter(|(_, v)| !v.is_zero())
-                .map(|(slot, value)| (B256::from(slot.to_be_bytes::<32>()), value));
-            account.storage_root = storage_root_unhashed(slots);
-            (address, account)
-        });
-        assert_eq!(state_root_unhashed(accounts), header.state_root, "{id}");
     }
 }

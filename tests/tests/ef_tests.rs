@@ -111,3 +111,58 @@ fn every_eest_prague_and_osaka_blockchain_test_passes() {
     assert!(with_input(true) >= 5000, "{}", with_input(true));
     assert!(rejected.iter().all(|b| b.standard != Some(true)));
 }
+
+/// The execution-spec-tests cases of the Amsterdam fork (`../shared/ef-tests-amsterdam`,
+/// tests-glamsterdam-devnet v8.1.0): every case passes, both invalid blocks only as invalid and
+/// for the rule the fixture names, and the multi-block chains (SLOTNUM per block, an EIP-8282
+/// builder exit over two blocks) are among the passes. The corpus is a part of the release:
+/// the counts are what it holds, the rules are what any case of it needs.
+#[test]
+fn every_eest_amsterdam_blockchain_test_passes() {
+    let corpus = tests::shared_blocks_dir().join("../ef-tests-amsterdam");
+    let files = discover(&[corpus]).unwrap();
+    assert_eq!(files.len(), 20);
+    let summary = run_files(&files, 2, &|_, _| {});
+    host::print::print_ef_failures(&summary);
+    assert_eq!(
+        (summary.passed, summary.failed, summary.skipped),
+        (25, 0, 0)
+    );
+    assert!(summary.cases.iter().all(|c| c.network == "Amsterdam"));
+    let blocks: Vec<_> = summary.cases.iter().flat_map(|c| &c.blocks).collect();
+    let rejected: Vec<_> = blocks
+        .iter()
+        .filter(|b| b.expect_exception.is_some())
+        .collect();
+    let rules: Vec<_> = rejected
+        .iter()
+        .map(|b| (b.expect_exception.as_deref().unwrap(), b.verdict, b.rule))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (
+                "BlockException.GAS_USED_OVERFLOW",
+                "invalid",
+                Some("transaction.block_gas")
+            ),
+            (
+                "TransactionException.GAS_ALLOWANCE_EXCEEDED",
+                "invalid",
+                Some("transaction.block_gas")
+            ),
+        ]
+    );
+    assert!(rejected.iter().all(|b| b.exception_match == Some(true)));
+    assert!(blocks
+        .iter()
+        .filter(|b| b.expect_exception.is_none())
+        .all(|b| b.verdict == "valid"));
+    let passed_with = |name: &str, blocks: usize| {
+        summary.cases.iter().any(|c| {
+            c.name.contains(name) && c.outcome == Outcome::Passed && c.blocks.len() == blocks
+        })
+    };
+    assert!(passed_with("test_slotnum_distinct_per_block", 4));
+    assert!(passed_with("test_builder_exit_inhibited", 2));
+}

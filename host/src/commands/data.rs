@@ -88,8 +88,10 @@ pub struct GenArgs {
     /// With `--worst`: the block's gas, split into transactions of at most 2^24 (EIP-7825).
     #[arg(long, default_value_t = host::gen::worst::DEFAULT_GAS, requires = "worst")]
     pub gas: u64,
-    /// With `--worst`: the pricing (every fork through this one, from genesis).
-    #[arg(long, value_enum, default_value_t = host::gen::Fork::Osaka, requires = "worst")]
+    /// The rules: every fork through this one, from genesis (with `--worst`, the pricing).
+    /// Under another fork than the default, the devnet blocks are `devnet-<fork>` and
+    /// `devnet-<fork>-small`.
+    #[arg(long, value_enum, default_value_t = host::gen::Fork::Osaka)]
     pub fork: host::gen::Fork,
 }
 
@@ -137,7 +139,7 @@ impl GenArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
         match &self.worst {
             Some(name) => super::worst::gen(name, self.gas, self.fork, self.out),
-            None => gen(self.out),
+            None => gen(self.out, self.fork),
         }
     }
 }
@@ -230,9 +232,9 @@ fn ef_tests_vm(
     Ok(exit_status(sample.failures.is_empty()))
 }
 
-fn gen(out: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+fn gen(out: Option<PathBuf>, fork: host::gen::Fork) -> anyhow::Result<ExitCode> {
     let out = out.unwrap_or_else(blocks::default_root);
-    for line in host::gen::write_all(&out)? {
+    for line in host::gen::write_fork(&out, fork)? {
         println!("{line}");
     }
     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ use alloy_consensus::{
     TxEnvelope, TxLegacy, EMPTY_OMMER_ROOT_HASH,
 };
 use alloy_eips::eip1559::BaseFeeParams;
+use alloy_hardforks::EthereumHardforks;
 use alloy_eips::eip2930::{AccessList, AccessListItem};
 use alloy_eips::eip4895::Withdrawal;
 use alloy_primitives::{keccak256, Address, Bloom, Bytes, Signature, TxKind, B256, U256};
@@ -246,6 +247,8 @@ pub fn seal_as(
         blob_gas_used: Some(0),
         excess_blob_gas: parent.next_block_excess_blob_gas(blob_params),
         parent_beacon_block_root: Some(keccak256("devnet beacon root 1")),
+        // Amsterdam: the slot SLOTNUM reads (the access list's hash is execution's, below).
+        slot_number: chain.is_amsterdam_active_at_timestamp(timestamp).then_some(1),
         ..Default::default()
     };
     let mut block = Block {
@@ -296,7 +299,7 @@ pub fn seal_as(
 pub fn default_block(devnet: &Devnet) -> Result<Generated, GenError> {
     seal(
         devnet,
-        "devnet",
+        devnet.fork.devnet_id(),
         "10 transactions (legacy, EIP-2930, EIP-1559): ETH transfers, token transfers into \
          keccak-addressed mapping slots, two CREATE2 deployments, a CREATE deployment, a \
          64-step KECCAK256 chain writing 64 slots, a reverting transfer; 2 withdrawals",
@@ -309,7 +312,7 @@ pub fn default_block(devnet: &Devnet) -> Result<Generated, GenError> {
 pub fn small_block(devnet: &Devnet) -> Result<Generated, GenError> {
     seal(
         devnet,
-        "devnet-small",
+        &format!("{}-small", devnet.fork.devnet_id()),
         "no transactions, 2 withdrawals, the Prague/Osaka system calls: small enough to prove \
          in one segment on a CPU",
         Vec::new(),

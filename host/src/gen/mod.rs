@@ -93,6 +93,8 @@ pub struct Devnet {
     pub witness: ExecutionWitness,
     /// The EOAs' keys.
     pub keys: Vec<SigningKey>,
+    /// The last fork it activates (all from genesis).
+    pub fork: Fork,
 }
 
 /// EOA `i`'s key: keccak256 of a fixed phrase.
@@ -126,12 +128,36 @@ pub enum Fork {
     /// Osaka: mainnet's rules now (EIP-7883 modexp pricing, EIP-7823 bounds, EIP-7825
     /// transaction gas cap, EIP-7951 P256VERIFY).
     Osaka,
+    /// Amsterdam (glamsterdam devnet-8), after BPO1 and BPO2: EIP-7928 block access lists,
+    /// EIP-8037 state gas and the other repricings, EIP-8282 builder requests, SLOTNUM.
+    Amsterdam,
+}
+
+impl Fork {
+    /// The id of the devnet block generated under it (`devnet` for the default, Osaka); the
+    /// small block's is this with `-small`.
+    pub fn devnet_id(self) -> &'static str {
+        match self {
+            Fork::Prague => "devnet-prague",
+            Fork::Osaka => "devnet",
+            Fork::Amsterdam => "devnet-amsterdam",
+        }
+    }
 }
 
 fn chain_json(fork: Fork) -> Value {
     let timed: &[&str] = match fork {
         Fork::Prague => &["shanghai", "cancun", "prague"],
         Fork::Osaka => &["shanghai", "cancun", "prague", "osaka"],
+        Fork::Amsterdam => &[
+            "shanghai",
+            "cancun",
+            "prague",
+            "osaka",
+            "bpo1",
+            "bpo2",
+            "amsterdam",
+        ],
     };
     genesis_chain_json(CHAIN_ID, timed)
 }
@@ -170,7 +196,12 @@ pub fn genesis_chain_json(chain_id: u64, timed: &[&str]) -> Value {
 impl Devnet {
     /// Builds the genesis.
     pub fn new() -> Result<Self, GenError> {
-        Self::with(BTreeMap::new(), GAS_LIMIT, Fork::Osaka)
+        Self::of(Fork::Osaka)
+    }
+
+    /// Builds the genesis of the devnet under `fork`.
+    pub fn of(fork: Fork) -> Result<Self, GenError> {
+        Self::with(BTreeMap::new(), GAS_LIMIT, fork)
     }
 
     /// Builds a genesis holding `extra` accounts besides the devnet's own, with block gas
@@ -222,7 +253,23 @@ impl Devnet {
                 eip7251::CONSOLIDATION_REQUEST_PREDEPLOY_ADDRESS,
                 &eip7251::CONSOLIDATION_REQUEST_PREDEPLOY_CODE,
             ),
-        ] {
+        ]
+        .into_iter()
+        .chain(
+            (fork == Fork::Amsterdam)
+                .then_some([
+                    (
+                        alloy_eips::eip8282::BUILDER_DEPOSIT_CONTRACT_ADDRESS,
+                        &alloy_eips::eip8282::BUILDER_DEPOSIT_CONTRACT_CODE,
+                    ),
+                    (
+                        alloy_eips::eip8282::BUILDER_EXIT_CONTRACT_ADDRESS,
+                        &alloy_eips::eip8282::BUILDER_EXIT_CONTRACT_CODE,
+                    ),
+                ])
+                .into_iter()
+                .flatten(),
+        ) {
             let account = GenesisAccount {
                 nonce: U256::from(1),
                 code: code.clone(),
@@ -247,6 +294,10 @@ impl Devnet {
             excess_blob_gas: Some(0),
             parent_beacon_block_root: Some(B256::ZERO),
             requests_hash: Some(EMPTY_REQUESTS_HASH),
+            // Amsterdam's fields: the genesis has an empty access list, slot 0.
+            block_access_list_hash: (fork == Fork::Amsterdam)
+                .then_some(alloy_eips::eip7928::EMPTY_BLOCK_ACCESS_LIST_HASH),
+            slot_number: (fork == Fork::Amsterdam).then_some(0),
             ..Default::default()
         };
         witness.headers = vec![alloy_rlp::encode(&header).into()];
@@ -260,6 +311,7 @@ impl Devnet {
             chain,
             witness,
             keys,
+            fork,
         })
     }
 
@@ -357,7 +409,14 @@ fn pretty(value: &Value) -> Vec<u8> {
 /// `<id>.chain.json`; plus `devnet.genesis.json` and `manifest.json`. Returns one line per
 /// block for the user.
 pub fn write_all(dir: &Path) -> Result<Vec<String>, GenError> {
-    let devnet = Devnet::new()?;
+    write_fork(dir, Fork::Osaka)
+}
+
+/// [`write_all`] under `fork`: the blocks `<id>` and `<id>-small` ([`Fork::devnet_id`]), with
+/// `<id>.genesis.json`, and the manifest `manifest.json` for the default fork,
+/// `<id>.manifest.json` for another.
+pub fn write_fork(dir: &Path, fork: Fork) -> Result<Vec<String>, GenError> {
+    let devnet = Devnet::of(fork)?;
     let blocks = [default_block(&devnet)?, small_block(&devnet)?];
     std::fs::create_dir_all(dir).map_err(|source| GenError::Write {
         path: dir.to_owned(),
@@ -391,21 +450,24 @@ pub fn write_all(dir: &Path) -> Result<Vec<String>, GenError> {
             block_path.display()
         ));
     }
-    write(
-        &dir.join("devnet.genesis.json"),
-        &pretty(&devnet.genesis_json()),
-    )?;
+    let id = fork.devnet_id();
+    let genesis_file = format!("{id}.genesis.json");
+    write(&dir.join(&genesis_file), &pretty(&devnet.genesis_json()))?;
     let manifest = json!({
         "generated_by": "host gen",
         "chain_id": CHAIN_ID,
         "genesis": {
-            "file": "devnet.genesis.json",
+            "file": genesis_file,
             "hash": devnet.header.hash_slow(),
             "state_root": devnet.header.state_root,
         },
         "blocks": manifest,
         "fetched": "fetched blocks go to cache/ (ignored by git)",
     });
-    write(&dir.join("manifest.json"), &pretty(&manifest))?;
+    let manifest_file = match fork {
+        Fork::Osaka => "manifest.json".to_owned(),
+        _ => format!("{id}.manifest.json"),
+    };
+    write(&dir.join(manifest_file), &pretty(&manifest))?;
     Ok(lines)
 }

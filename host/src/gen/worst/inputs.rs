@@ -22,7 +22,8 @@ pub fn address(number: u16) -> alloy_primitives::Address {
 pub fn call(fork: Fork, number: u16, input: &[u8]) -> Result<(u64, Vec<u8>), WorstError> {
     let spec = match fork {
         Fork::Prague => PrecompileSpecId::PRAGUE,
-        Fork::Osaka => PrecompileSpecId::OSAKA,
+        // Amsterdam changes no precompile (revm maps it to Osaka's set).
+        Fork::Osaka | Fork::Amsterdam => PrecompileSpecId::OSAKA,
     };
     let precompile = Precompiles::new(spec)
         .get(&address(number))
