@@ -7,9 +7,9 @@ use alloy_consensus::{
     TxEnvelope, TxLegacy, EMPTY_OMMER_ROOT_HASH,
 };
 use alloy_eips::eip1559::BaseFeeParams;
-use alloy_hardforks::EthereumHardforks;
 use alloy_eips::eip2930::{AccessList, AccessListItem};
 use alloy_eips::eip4895::Withdrawal;
+use alloy_hardforks::EthereumHardforks;
 use alloy_primitives::{keccak256, Address, Bloom, Bytes, Signature, TxKind, B256, U256};
 use k256::ecdsa::SigningKey;
 use program::body::recover_senders;
@@ -85,6 +85,16 @@ fn fresh(tag: &str) -> Address {
     Address::from_slice(&keccak256(tag)[12..])
 }
 
+/// A transaction's gas limit: `before` up to Osaka, `amsterdam` under Amsterdam, whose
+/// EIP-8037 state gas (a new account 183,600, a new slot 97,920, 1,530 per deployed byte)
+/// would leave the older limits short.
+fn gas(devnet: &Devnet, before: u64, amsterdam: u64) -> u64 {
+    match devnet.fork {
+        super::Fork::Amsterdam => amsterdam,
+        _ => before,
+    }
+}
+
 /// The default block's transactions.
 fn transactions(devnet: &Devnet) -> Vec<TxEnvelope> {
     let chain_id = devnet.chain.chain_id;
@@ -105,7 +115,7 @@ fn transactions(devnet: &Devnet) -> Vec<TxEnvelope> {
         chain_id,
         nonce: 0,
         gas_price: 2 * GWEI,
-        gas_limit: 30_000,
+        gas_limit: gas(devnet, 30_000, 300_000),
         to: TxKind::Call(fresh("devnet recipient")),
         value: U256::from(5u64) * U256::from(10u64).pow(U256::from(17)),
         access_list,
@@ -114,7 +124,7 @@ fn transactions(devnet: &Devnet) -> Vec<TxEnvelope> {
     let create = TxEip1559 {
         chain_id,
         nonce: 0,
-        gas_limit: 200_000,
+        gas_limit: gas(devnet, 200_000, 2_000_000),
         max_fee_per_gas: 10 * GWEI,
         max_priority_fee_per_gas: GWEI,
         to: TxKind::Create,
@@ -145,12 +155,33 @@ fn transactions(devnet: &Devnet) -> Vec<TxEnvelope> {
             4,
             0,
             TOKEN,
-            100_000,
+            gas(devnet, 100_000, 300_000),
             transfer(fresh("devnet token holder"), U256::from(5)),
         ),
-        call(devnet, 5, 0, FACTORY, 200_000, word(1)),
-        call(devnet, 5, 1, FACTORY, 200_000, word(2)),
-        call(devnet, 6, 0, HASHER, 2_000_000, word(64)),
+        call(
+            devnet,
+            5,
+            0,
+            FACTORY,
+            gas(devnet, 200_000, 2_000_000),
+            word(1),
+        ),
+        call(
+            devnet,
+            5,
+            1,
+            FACTORY,
+            gas(devnet, 200_000, 2_000_000),
+            word(2),
+        ),
+        call(
+            devnet,
+            6,
+            0,
+            HASHER,
+            gas(devnet, 2_000_000, 10_000_000),
+            word(64),
+        ),
         sign(create, &devnet.keys[7]),
         // More than EOA 2 holds: the token reverts, the transaction still pays for its gas.
         call(
@@ -248,7 +279,9 @@ pub fn seal_as(
         excess_blob_gas: parent.next_block_excess_blob_gas(blob_params),
         parent_beacon_block_root: Some(keccak256("devnet beacon root 1")),
         // Amsterdam: the slot SLOTNUM reads (the access list's hash is execution's, below).
-        slot_number: chain.is_amsterdam_active_at_timestamp(timestamp).then_some(1),
+        slot_number: chain
+            .is_amsterdam_active_at_timestamp(timestamp)
+            .then_some(1),
         ..Default::default()
     };
     let mut block = Block {
