@@ -124,6 +124,16 @@ pub enum ValidationError {
         /// The fork.
         fork: alloy_hardforks::EthereumHardfork,
     },
+    /// The header has the shape of a fork the chain config does not schedule at all (as
+    /// mainnet's built-in config leaves Amsterdam): whether the chain has activated it is not
+    /// known here, so the block is neither valid nor invalid under this config.
+    #[error("block {number} has {fork}'s header fields, and the chain config does not schedule {fork}: give a config that schedules it (--chain FILE)")]
+    UnscheduledFork {
+        /// The block's number.
+        number: u64,
+        /// The fork.
+        fork: alloy_hardforks::EthereumHardfork,
+    },
     /// A field the fork requires is absent, or one it forbids is present.
     #[error("header field {field} must be {} at this fork", if *.required { "present" } else { "absent" })]
     ForkField {
@@ -382,7 +392,9 @@ impl ValidationError {
             | ParentHash { .. }
             | MissingWitnessData(_)
             | StateUpdate(_) => Verdict::Insufficient,
-            Chain(_) | PreMerge(_) | UnsupportedFork { .. } => Verdict::Unusable,
+            Chain(_) | PreMerge(_) | UnsupportedFork { .. } | UnscheduledFork { .. } => {
+                Verdict::Unusable
+            }
             BlockRlp(_)
             | BlobSidecarInBlock { .. }
             | HeaderField { .. }

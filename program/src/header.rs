@@ -188,6 +188,14 @@ pub fn validate_header(
     // Amsterdam's fields (EIP-7928, EIP-7843), after `requests_hash`. The slot number is the
     // consensus layer's to check: execution only reads it (SLOTNUM).
     let amsterdam = chain.is_amsterdam_active_at_timestamp(t);
+    let shaped = header.block_access_list_hash.is_some() || header.slot_number.is_some();
+    let fork = alloy_hardforks::EthereumHardfork::Amsterdam;
+    if shaped && chain.ethereum_fork_activation(fork) == alloy_hardforks::ForkCondition::Never {
+        return Err(ValidationError::UnscheduledFork {
+            number: header.number,
+            fork,
+        });
+    }
     fork_field(
         "block_access_list_hash",
         header.block_access_list_hash.is_some(),
@@ -540,7 +548,20 @@ mod tests {
     /// header through RLP too; without them, valid.
     #[test]
     fn amsterdam_fields_are_refused_before_amsterdam() {
+        use alloy_hardforks::{EthereumHardfork, ForkCondition};
         use alloy_rlp::Encodable;
+        // Amsterdam scheduled after the block: its fields break the block's fork's rules.
+        let mut chain = ChainConfig::mainnet();
+        chain.forks.push((
+            EthereumHardfork::Amsterdam,
+            ForkCondition::Timestamp(u64::MAX),
+        ));
+        let check = |edit: fn(&mut Header)| {
+            let parent = parent(SCHEDULES[2]);
+            let mut header = child(&parent);
+            edit(&mut header);
+            validate_header(&header, &parent, &chain)
+        };
         assert_eq!(check(|_| {}), Ok(()));
         let with_bal = |h: &mut Header| h.block_access_list_hash = Some(B256::repeat_byte(7));
         let with_slot = |h: &mut Header| {
@@ -556,8 +577,7 @@ mod tests {
         );
         assert_eq!(
             check(|h| {
-                with_slot(h);
-                h.block_access_list_hash = None;
+                h.slot_number = Some(1);
             }),
             Err(ValidationError::ForkField {
                 field: "slot_number",
@@ -578,12 +598,23 @@ mod tests {
             assert_eq!(decoded, header);
             assert_eq!(rlp_items(&rlp), fields);
             assert!(matches!(
-                validate_header(&decoded, &parent, &ChainConfig::mainnet()),
+                validate_header(&decoded, &parent, &chain),
                 Err(ValidationError::ForkField {
                     required: false,
                     ..
                 })
             ));
+            // Under a config that does not schedule Amsterdam at all (mainnet's), such a
+            // header is of a schedule this config does not know: unusable, not invalid.
+            let err = validate_header(&decoded, &parent, &ChainConfig::mainnet()).unwrap_err();
+            assert_eq!(
+                err,
+                ValidationError::UnscheduledFork {
+                    number: header.number,
+                    fork: EthereumHardfork::Amsterdam
+                }
+            );
+            assert_eq!(err.verdict(), crate::Verdict::Unusable);
         }
     }
 

@@ -22,6 +22,22 @@ fn known_chains_have_distinct_digests() {
     assert!(sepolia.is_osaka_active_at_timestamp(1_760_427_360));
     assert!(sepolia.is_paris_active_at_block(1_450_409));
     assert!(!sepolia.is_paris_active_at_block(1_450_408));
+    // Sepolia forked to Amsterdam at 1,791,294,816 (block 11,856,337), under BPO2's blobs.
+    let amsterdam = 1_791_294_816;
+    assert!(sepolia.is_amsterdam_active_at_timestamp(amsterdam));
+    assert!(!sepolia.is_amsterdam_active_at_timestamp(amsterdam - 1));
+    assert_eq!(
+        sepolia.blob_params_at(amsterdam),
+        Some(alloy_eips::eip7840::BlobParams::bpo2())
+    );
+    // Mainnet and Hoodi leave it unscheduled.
+    for (name, config) in [&chains[0], &chains[2]] {
+        assert_eq!(
+            config.ethereum_fork_activation(EthereumHardfork::Amsterdam),
+            ForkCondition::Never,
+            "{name}"
+        );
+    }
     let (_, hoodi) = &chains[2];
     assert!(hoodi.is_cancun_active_at_timestamp(0));
     assert!(hoodi.is_prague_active_at_timestamp(1_742_999_832));

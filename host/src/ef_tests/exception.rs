@@ -22,6 +22,7 @@ pub fn rule(error: &ValidationError) -> &'static str {
         ParentHash { .. } => "header.parent_hash",
         PreMerge(_) => "pre_merge",
         UnsupportedFork { .. } => "unsupported_fork",
+        UnscheduledFork { .. } => "unscheduled_fork",
         SystemContractEmpty(_) => "system_contract",
         DepositLayout { .. } => "requests.deposit_layout",
         HeaderField { field, .. } => match *field {
