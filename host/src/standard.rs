@@ -19,7 +19,9 @@ use stateless_ssz::*;
 #[derive(Debug, thiserror::Error)]
 pub enum StandardInputError {
     /// Its fork has no stateless schema.
-    #[error("the block is of fork {0}, which has no stateless input schema (Paris to BPO2 have)")]
+    #[error(
+        "the block is of fork {0}, which has no stateless input schema (Paris to Amsterdam have)"
+    )]
     Fork(EthereumHardfork),
     /// The block does not validate natively (its requests are needed).
     #[error("the block does not validate: {0}")]
@@ -88,11 +90,12 @@ fn decode_all<T: SszDecode>(ty: u8, data: &[u8]) -> Result<Vec<T>, StandardInput
         .collect()
 }
 
-/// The execution requests of `requests` (EIP-7685 type-prefixed request data).
-pub fn execution_requests(
+/// The execution requests of `requests` (EIP-7685 type-prefixed request data), Amsterdam's
+/// shape (the builders' kinds too).
+pub fn execution_requests_v2(
     requests: &alloy_eips::eip7685::Requests,
-) -> Result<ExecutionRequests, StandardInputError> {
-    let mut out = ExecutionRequests::default();
+) -> Result<ExecutionRequestsV2, StandardInputError> {
+    let mut out = ExecutionRequestsV2::default();
     for request in requests.iter() {
         let (&ty, data) = request
             .split_first()
@@ -101,10 +104,36 @@ pub fn execution_requests(
             0x00 => out.deposits = decode_all(ty, data)?.into(),
             0x01 => out.withdrawals = decode_all(ty, data)?.into(),
             0x02 => out.consolidations = decode_all(ty, data)?.into(),
+            0x03 => out.builder_deposits = decode_all(ty, data)?.into(),
+            0x04 => out.builder_exits = decode_all(ty, data)?.into(),
             _ => return Err(StandardInputError::Request(ty, "unknown type".into())),
         }
     }
     Ok(out)
+}
+
+/// The execution requests of `requests`, Prague's shape: a builder's request has no place in
+/// it.
+pub fn execution_requests(
+    requests: &alloy_eips::eip7685::Requests,
+) -> Result<ExecutionRequests, StandardInputError> {
+    let all = execution_requests_v2(requests)?;
+    for (ty, n) in [
+        (0x03, all.builder_deposits.len()),
+        (0x04, all.builder_exits.len()),
+    ] {
+        if n > 0 {
+            return Err(StandardInputError::Request(
+                ty,
+                "a builder request before Amsterdam".into(),
+            ));
+        }
+    }
+    Ok(ExecutionRequests {
+        deposits: all.deposits,
+        withdrawals: all.withdrawals,
+        consolidations: all.consolidations,
+    })
 }
 
 /// The uncompressed public key (`0x04 ‖ x ‖ y`) that signed `tx`.
@@ -135,7 +164,21 @@ pub fn stateless_input(
     // order validation first needs them, each lookup hashes about one item (as the block
     // guest's input does).
     let ordered = in_use_order(witness, &store.first_uses());
-    stateless_input_with(block_rlp, &ordered, chain, &valid.requests, false)
+    let produced = Produced {
+        requests: &valid.requests,
+        access_list: valid.access_list.as_deref(),
+    };
+    stateless_input_with(block_rlp, &ordered, chain, produced, false)
+}
+
+/// What a block's execution produced that its request carries: the execution requests
+/// (Prague on) and the block access list (Amsterdam on).
+#[derive(Debug, Clone, Copy)]
+pub struct Produced<'a> {
+    /// The EIP-7685 requests.
+    pub requests: &'a alloy_eips::eip7685::Requests,
+    /// The EIP-7928 list; `None` before Amsterdam (or unknown, for a block that is not valid).
+    pub access_list: Option<&'a [alloy_eips::eip7928::AccountChanges]>,
 }
 
 /// `witness` with its nodes and its codes each in the order of `first_uses` (positions in the
@@ -160,17 +203,18 @@ fn in_use_order(witness: &ExecutionWitness, first_uses: &[u32]) -> ExecutionWitn
     }
 }
 
-/// The standard input of `block_rlp` with the execution requests `requests` (what its
-/// execution produced; any for a block that is not valid). With `lenient`, a transaction whose
-/// signature recovers no key gets 65 zero bytes (the input of an invalid block, which must
-/// validate `false`), instead of an error.
+/// The standard input of `block_rlp` with what `produced` says its execution produced (any for
+/// a block that is not valid). With `lenient`, a transaction whose signature recovers no key
+/// gets 65 zero bytes (the input of an invalid block, which must validate `false`), instead of
+/// an error.
 pub fn stateless_input_with(
     block_rlp: &[u8],
     witness: &ExecutionWitness,
     chain: &ChainConfig,
-    requests: &alloy_eips::eip7685::Requests,
+    produced: Produced<'_>,
     lenient: bool,
 ) -> Result<StatelessInput, StandardInputError> {
+    let requests = produced.requests;
     let block: Block<TxEnvelope> =
         program::decode_block(block_rlp).map_err(StandardInputError::Invalid)?;
     let h = &block.header;
@@ -183,7 +227,7 @@ pub fn stateless_input_with(
                 "withdrawals present",
             ))
         }
-        (Shape::Shanghai | Shape::Cancun | Shape::Prague, None) => {
+        (Shape::Shanghai | Shape::Cancun | Shape::Prague | Shape::Amsterdam, None) => {
             return Err(StandardInputError::Unrepresentable(
                 fork.name(),
                 "withdrawals absent",
@@ -271,6 +315,28 @@ pub fn stateless_input_with(
             parent_beacon_block_root: beacon,
             execution_requests: execution_requests(requests)?,
         }),
+        Shape::Amsterdam => {
+            let list = produced
+                .access_list
+                .ok_or(StandardInputError::Unrepresentable(
+                    fork.name(),
+                    "no block access list",
+                ))?;
+            let mut rlp = Vec::new();
+            alloy_rlp::encode_list(list, &mut rlp);
+            NewPayloadRequest::V5(NewPayloadRequestV5 {
+                execution_payload: payload!(ExecutionPayloadV4 {
+                    withdrawals: withdrawals.into(),
+                    blob_gas_used: h.blob_gas_used.unwrap_or_default(),
+                    excess_blob_gas: h.excess_blob_gas.unwrap_or_default(),
+                    block_access_list: rlp.into(),
+                    slot_number: h.slot_number.unwrap_or_default(),
+                }),
+                versioned_hashes: versioned_hashes.into(),
+                parent_beacon_block_root: beacon,
+                execution_requests: execution_requests_v2(requests)?,
+            })
+        }
     };
     let public_keys = block
         .body

@@ -21,6 +21,8 @@ pub enum NewPayloadRequest {
     V3(NewPayloadRequestV3),
     /// Prague, Osaka, BPO1, BPO2.
     V4(NewPayloadRequestV4),
+    /// Amsterdam.
+    V5(NewPayloadRequestV5),
 }
 
 /// A decoded input of any fork.
@@ -45,7 +47,7 @@ pub enum InputError {
     #[error("the input is {0} bytes: shorter than its schema id")]
     Short(usize),
     /// A schema id this guest does not read.
-    #[error("schema id {0:#06x} is not one this guest reads (Paris 0x0e01 to BPO2 0x1401)")]
+    #[error("schema id {0:#06x} is not one this guest reads (Paris 0x0e01 to Amsterdam 0x1501)")]
     Schema(u16),
     /// The SSZ does not decode as the fork's `StatelessInput`.
     #[error("the {fork} StatelessInput does not decode: {why:?}")]
@@ -104,6 +106,11 @@ pub fn decode_input(bytes: &[u8]) -> Result<StatelessInput, InputError> {
             StatelessInputOf::from_ssz_bytes(ssz).map_err(err)?,
             NewPayloadRequest::V4,
         ),
+        Shape::Amsterdam => parts(
+            fork,
+            StatelessInputOf::from_ssz_bytes(ssz).map_err(err)?,
+            NewPayloadRequest::V5,
+        ),
     })
 }
 
@@ -141,6 +148,7 @@ pub fn encode_input(input: &StatelessInput) -> Vec<u8> {
         NewPayloadRequest::V2(r) => with_id(input.fork, input, r),
         NewPayloadRequest::V3(r) => with_id(input.fork, input, r),
         NewPayloadRequest::V4(r) => with_id(input.fork, input, r),
+        NewPayloadRequest::V5(r) => with_id(input.fork, input, r),
     }
 }
 
@@ -153,6 +161,7 @@ impl StatelessInput {
                 | (Shape::Shanghai, NewPayloadRequest::V2(_))
                 | (Shape::Cancun, NewPayloadRequest::V3(_))
                 | (Shape::Prague, NewPayloadRequest::V4(_))
+                | (Shape::Amsterdam, NewPayloadRequest::V5(_))
         )
     }
 
@@ -171,6 +180,7 @@ impl NewPayloadRequest {
             Shape::Shanghai => NewPayloadRequest::V2(SszDecode::from_ssz_bytes(bytes)?),
             Shape::Cancun => NewPayloadRequest::V3(SszDecode::from_ssz_bytes(bytes)?),
             Shape::Prague => NewPayloadRequest::V4(SszDecode::from_ssz_bytes(bytes)?),
+            Shape::Amsterdam => NewPayloadRequest::V5(SszDecode::from_ssz_bytes(bytes)?),
         })
     }
 
@@ -181,6 +191,7 @@ impl NewPayloadRequest {
             NewPayloadRequest::V2(_) => Shape::Shanghai,
             NewPayloadRequest::V3(_) => Shape::Cancun,
             NewPayloadRequest::V4(_) => Shape::Prague,
+            NewPayloadRequest::V5(_) => Shape::Amsterdam,
         }
     }
 
@@ -192,6 +203,7 @@ impl NewPayloadRequest {
             NewPayloadRequest::V2(r) => r.ssz_append(&mut out),
             NewPayloadRequest::V3(r) => r.ssz_append(&mut out),
             NewPayloadRequest::V4(r) => r.ssz_append(&mut out),
+            NewPayloadRequest::V5(r) => r.ssz_append(&mut out),
         }
         out
     }
@@ -203,6 +215,7 @@ impl NewPayloadRequest {
             NewPayloadRequest::V2(r) => r.hash_tree_root(hasher),
             NewPayloadRequest::V3(r) => r.hash_tree_root(hasher),
             NewPayloadRequest::V4(r) => r.hash_tree_root(hasher),
+            NewPayloadRequest::V5(r) => r.hash_tree_root(hasher),
         }
     }
 
@@ -210,7 +223,10 @@ impl NewPayloadRequest {
     /// the shape has none).
     pub fn payload(&self) -> Payload<'_> {
         macro_rules! common {
-            ($p:expr, $withdrawals:expr, $blob:expr) => {{
+            ($p:expr, $withdrawals:expr, $blob:expr) => {
+                common!($p, $withdrawals, $blob, None)
+            };
+            ($p:expr, $withdrawals:expr, $blob:expr, $amsterdam:expr) => {{
                 let p = $p;
                 Payload {
                     parent_hash: &p.parent_hash,
@@ -229,6 +245,7 @@ impl NewPayloadRequest {
                     transactions: &p.transactions,
                     withdrawals: $withdrawals,
                     blob_gas: $blob,
+                    amsterdam: $amsterdam,
                 }
             }};
         }
@@ -250,6 +267,15 @@ impl NewPayloadRequest {
                 Some(&p.withdrawals[..]),
                 Some((p.blob_gas_used, p.excess_blob_gas))
             ),
+            NewPayloadRequest::V5(r) => {
+                let p = &r.execution_payload;
+                common!(
+                    p,
+                    Some(&p.withdrawals[..]),
+                    Some((p.blob_gas_used, p.excess_blob_gas)),
+                    Some((&p.block_access_list[..], p.slot_number))
+                )
+            }
         }
     }
 
@@ -259,16 +285,51 @@ impl NewPayloadRequest {
             NewPayloadRequest::V1(_) | NewPayloadRequest::V2(_) => None,
             NewPayloadRequest::V3(r) => Some((&r.versioned_hashes, &r.parent_beacon_block_root)),
             NewPayloadRequest::V4(r) => Some((&r.versioned_hashes, &r.parent_beacon_block_root)),
+            NewPayloadRequest::V5(r) => Some((&r.versioned_hashes, &r.parent_beacon_block_root)),
         }
     }
 
-    /// Prague on: the execution requests.
-    pub fn execution_requests(&self) -> Option<&ExecutionRequests> {
+    /// Prague on: the execution requests (the builders' empty before Amsterdam).
+    pub fn execution_requests(&self) -> Option<Requests<'_>> {
         match self {
-            NewPayloadRequest::V4(r) => Some(&r.execution_requests),
+            NewPayloadRequest::V4(r) => {
+                let q = &r.execution_requests;
+                Some(Requests {
+                    deposits: &q.deposits,
+                    withdrawals: &q.withdrawals,
+                    consolidations: &q.consolidations,
+                    builder_deposits: &[],
+                    builder_exits: &[],
+                })
+            }
+            NewPayloadRequest::V5(r) => {
+                let q = &r.execution_requests;
+                Some(Requests {
+                    deposits: &q.deposits,
+                    withdrawals: &q.withdrawals,
+                    consolidations: &q.consolidations,
+                    builder_deposits: &q.builder_deposits,
+                    builder_exits: &q.builder_exits,
+                })
+            }
             _ => None,
         }
     }
+}
+
+/// A request's execution requests of any shape, by reference.
+#[derive(Debug, Clone, Copy)]
+pub struct Requests<'a> {
+    /// EIP-6110 deposits.
+    pub deposits: &'a [DepositRequest],
+    /// EIP-7002 withdrawals.
+    pub withdrawals: &'a [WithdrawalRequest],
+    /// EIP-7251 consolidations.
+    pub consolidations: &'a [ConsolidationRequest],
+    /// EIP-8282 builder deposits (Amsterdam on).
+    pub builder_deposits: &'a [BuilderDepositRequest],
+    /// EIP-8282 builder exits (Amsterdam on).
+    pub builder_exits: &'a [BuilderExitRequest],
 }
 
 /// A payload of any shape, by reference.
@@ -306,4 +367,6 @@ pub struct Payload<'a> {
     pub withdrawals: Option<&'a [Withdrawal]>,
     /// Cancun on: `(blob_gas_used, excess_blob_gas)`.
     pub blob_gas: Option<(u64, u64)>,
+    /// Amsterdam on: `(block_access_list, slot_number)`, the list as its RLP bytes.
+    pub amsterdam: Option<(&'a [u8], u64)>,
 }

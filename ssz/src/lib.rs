@@ -27,7 +27,7 @@ mod types;
 mod view;
 
 pub use input::{
-    decode_input, encode_input, InputError, NewPayloadRequest, Payload, StatelessInput,
+    decode_input, encode_input, InputError, NewPayloadRequest, Payload, Requests, StatelessInput,
 };
 pub use libssz_merkle::Sha256Hasher;
 #[cfg(feature = "std")]

@@ -5,7 +5,7 @@
 pub const SCHEMA_REVISION: u8 = 0x01;
 
 /// The execution-layer forks a stateless input can be of, by their stable indices
-/// (execution-specs `ProtocolFork`). Amsterdam (0x15) is out of scope.
+/// (execution-specs `ProtocolFork`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Fork {
@@ -23,6 +23,9 @@ pub enum Fork {
     Bpo1 = 0x13,
     /// The second (Prague's shape).
     Bpo2 = 0x14,
+    /// Amsterdam: the payload carries the block access list and the slot number, the requests
+    /// the builders' (EIP-8282).
+    Amsterdam = 0x15,
 }
 
 /// The payload shapes: what a [`Fork`]'s `NewPayloadRequest` holds.
@@ -36,11 +39,14 @@ pub enum Shape {
     Cancun,
     /// Cancun's, plus `execution_requests`.
     Prague,
+    /// Prague's with `ExecutionPayloadV4` (`block_access_list`, `slot_number`) and the
+    /// requests' builder deposits and exits.
+    Amsterdam,
 }
 
 impl Fork {
     /// Every fork, oldest first.
-    pub const ALL: [Fork; 7] = [
+    pub const ALL: [Fork; 8] = [
         Fork::Paris,
         Fork::Shanghai,
         Fork::Cancun,
@@ -48,6 +54,7 @@ impl Fork {
         Fork::Osaka,
         Fork::Bpo1,
         Fork::Bpo2,
+        Fork::Amsterdam,
     ];
 
     /// Its stable index.
@@ -72,6 +79,7 @@ impl Fork {
             Fork::Shanghai => Shape::Shanghai,
             Fork::Cancun => Shape::Cancun,
             Fork::Prague | Fork::Osaka | Fork::Bpo1 | Fork::Bpo2 => Shape::Prague,
+            Fork::Amsterdam => Shape::Amsterdam,
         }
     }
 
@@ -85,6 +93,7 @@ impl Fork {
             Fork::Osaka => "Osaka",
             Fork::Bpo1 => "BPO1",
             Fork::Bpo2 => "BPO2",
+            Fork::Amsterdam => "Amsterdam",
         }
     }
 }
@@ -98,11 +107,12 @@ mod tests {
         assert_eq!(Fork::Prague.schema_id(), 0x1101);
         assert_eq!(Fork::Osaka.schema_id(), 0x1201);
         assert_eq!(Fork::Paris.schema_id(), 0x0E01);
+        assert_eq!(Fork::Amsterdam.schema_id(), 0x1501);
         for fork in Fork::ALL {
             assert_eq!(Fork::from_schema_id(fork.schema_id()), Some(fork));
         }
-        // Amsterdam, another revision, nothing.
-        for id in [0x1501, 0x1202, 0x1200, 0x0001, 0x0000, 0xFFFF] {
+        // Bogota, another revision, nothing.
+        for id in [0x1601, 0x1502, 0x1202, 0x1200, 0x0001, 0x0000, 0xFFFF] {
             assert_eq!(Fork::from_schema_id(id), None, "{id:#06x}");
         }
     }

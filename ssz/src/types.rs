@@ -80,6 +80,45 @@ pub struct ConsolidationRequest {
     pub target_pubkey: [u8; 48],
 }
 
+/// `BuilderDepositRequest` (EIP-8282).
+#[derive(Debug, Clone, PartialEq, Eq, SszEncode, SszDecode, HashTreeRoot)]
+pub struct BuilderDepositRequest {
+    /// `BLSPubkey` (Bytes48).
+    pub pubkey: [u8; 48],
+    /// `Bytes32`.
+    pub withdrawal_credentials: Bytes32,
+    /// `Gwei` (uint64).
+    pub amount: u64,
+    /// `BLSSignature` (Bytes96).
+    pub signature: [u8; 96],
+}
+
+/// `BuilderExitRequest` (EIP-8282).
+#[derive(Debug, Clone, PartialEq, Eq, SszEncode, SszDecode, HashTreeRoot)]
+pub struct BuilderExitRequest {
+    /// `ExecutionAddress`.
+    pub source_address: Address,
+    /// `BLSPubkey`.
+    pub pubkey: [u8; 48],
+}
+
+/// `ExecutionRequests` of Amsterdam (a progressive container): Prague's three kinds, then the
+/// builders' (EIP-8282).
+#[derive(Debug, Clone, Default, PartialEq, Eq, SszEncode, SszDecode, HashTreeRoot)]
+#[ssz(progressive_container)]
+pub struct ExecutionRequestsV2 {
+    /// `ProgressiveList[DepositRequest]`.
+    pub deposits: ProgressiveList<DepositRequest>,
+    /// `ProgressiveList[WithdrawalRequest]`.
+    pub withdrawals: ProgressiveList<WithdrawalRequest>,
+    /// `ProgressiveList[ConsolidationRequest]`.
+    pub consolidations: ProgressiveList<ConsolidationRequest>,
+    /// `ProgressiveList[BuilderDepositRequest]`.
+    pub builder_deposits: ProgressiveList<BuilderDepositRequest>,
+    /// `ProgressiveList[BuilderExitRequest]`.
+    pub builder_exits: ProgressiveList<BuilderExitRequest>,
+}
+
 /// `ExecutionRequests` (a progressive container, EIP-7495): the consensus layer's request
 /// containers, each kind a progressive list.
 #[derive(Debug, Clone, Default, PartialEq, Eq, SszEncode, SszDecode, HashTreeRoot)]
@@ -157,6 +196,23 @@ payload!(
     }
 );
 
+payload!(
+    /// `ExecutionPayloadV4` (Amsterdam): the block access list (EIP-7928, its RLP) and the slot
+    /// number (EIP-7843).
+    ExecutionPayloadV4 {
+        /// `ProgressiveList[Withdrawal]`.
+        withdrawals: ProgressiveList<Withdrawal>,
+        /// uint64.
+        blob_gas_used: u64,
+        /// uint64.
+        excess_blob_gas: u64,
+        /// `BlockAccessList` (`ProgressiveByteList`): the list's RLP.
+        block_access_list: ProgressiveByteList,
+        /// uint64.
+        slot_number: u64,
+    }
+);
+
 /// `NewPayloadRequest` of Paris.
 #[derive(Debug, Clone, PartialEq, Eq, SszEncode, SszDecode, HashTreeRoot)]
 pub struct NewPayloadRequestV1 {
@@ -193,6 +249,19 @@ pub struct NewPayloadRequestV4 {
     pub parent_beacon_block_root: Bytes32,
     /// The requests the payload's block must produce.
     pub execution_requests: ExecutionRequests,
+}
+
+/// `NewPayloadRequest` of Amsterdam.
+#[derive(Debug, Clone, PartialEq, Eq, SszEncode, SszDecode, HashTreeRoot)]
+pub struct NewPayloadRequestV5 {
+    /// The payload.
+    pub execution_payload: ExecutionPayloadV4,
+    /// `ProgressiveList[VersionedHash]`.
+    pub versioned_hashes: ProgressiveList<Bytes32>,
+    /// `Root`.
+    pub parent_beacon_block_root: Bytes32,
+    /// The requests the payload's block must produce, the builders' among them.
+    pub execution_requests: ExecutionRequestsV2,
 }
 
 /// `ExecutionWitness`: what re-execution reads.

@@ -18,7 +18,7 @@
 
 use alloc::vec::Vec;
 
-use libssz::{DecodeError, SszDecode};
+use libssz::DecodeError;
 use libssz_types::ProgressiveList;
 
 use crate::input::{InputError, NewPayloadRequest, StatelessInput};
@@ -194,12 +194,7 @@ fn witness(bytes: &[u8]) -> Result<WitnessView<'_>, DecodeError> {
 }
 
 fn request(shape: Shape, bytes: &[u8]) -> Result<NewPayloadRequest, DecodeError> {
-    Ok(match shape {
-        Shape::Paris => NewPayloadRequest::V1(SszDecode::from_ssz_bytes(bytes)?),
-        Shape::Shanghai => NewPayloadRequest::V2(SszDecode::from_ssz_bytes(bytes)?),
-        Shape::Cancun => NewPayloadRequest::V3(SszDecode::from_ssz_bytes(bytes)?),
-        Shape::Prague => NewPayloadRequest::V4(SszDecode::from_ssz_bytes(bytes)?),
-    })
+    NewPayloadRequest::decode(shape, bytes)
 }
 
 fn stateless_input(fork: Fork, bytes: &[u8]) -> Result<InputView<'_>, DecodeError> {

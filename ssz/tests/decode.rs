@@ -125,6 +125,48 @@ fn input(rng: &mut SmallRng, fork: Fork) -> StatelessInput {
             versioned_hashes: hashes,
             parent_beacon_block_root: beacon,
         }),
+        Fork::Amsterdam => NewPayloadRequest::V5(NewPayloadRequestV5 {
+            execution_payload: ExecutionPayloadV4 {
+                parent_hash: p.parent_hash,
+                fee_recipient: p.fee_recipient,
+                state_root: p.state_root,
+                receipts_root: p.receipts_root,
+                logs_bloom: p.logs_bloom,
+                prev_randao: p.prev_randao,
+                block_number: p.block_number,
+                gas_limit: p.gas_limit,
+                gas_used: p.gas_used,
+                timestamp: p.timestamp,
+                extra_data: p.extra_data,
+                base_fee_per_gas: p.base_fee_per_gas,
+                block_hash: p.block_hash,
+                transactions: p.transactions,
+                withdrawals: p.withdrawals,
+                blob_gas_used: p.blob_gas_used,
+                excess_blob_gas: p.excess_blob_gas,
+                block_access_list: blob(rng, 400).into(),
+                slot_number: rng.random(),
+            },
+            versioned_hashes: hashes,
+            parent_beacon_block_root: beacon,
+            execution_requests: ExecutionRequestsV2 {
+                deposits: Default::default(),
+                withdrawals: Default::default(),
+                consolidations: Default::default(),
+                builder_deposits: vec![BuilderDepositRequest {
+                    pubkey: bytes(rng),
+                    withdrawal_credentials: bytes(rng),
+                    amount: rng.random(),
+                    signature: bytes(rng),
+                }]
+                .into(),
+                builder_exits: vec![BuilderExitRequest {
+                    source_address: bytes(rng),
+                    pubkey: bytes(rng),
+                }]
+                .into(),
+            },
+        }),
         _ => NewPayloadRequest::V4(NewPayloadRequestV4 {
             execution_payload: p,
             versioned_hashes: hashes,
@@ -174,15 +216,15 @@ fn malformed_input_is_refused() {
     assert_eq!(decode_input(&[0x12]), Err(InputError::Short(1)));
     let empty = decode_input(&[0x12, 0x01]).unwrap_err().to_string();
     assert!(empty.contains("Osaka"), "{empty}");
-    // Amsterdam, another revision, no fork.
-    for id in [0x1501u16, 0x1202, 0x0001] {
+    // Bogota, another revision, no fork.
+    for id in [0x1601u16, 0x1502, 0x1202, 0x0001] {
         let mut bytes = osaka.clone();
         bytes[..2].copy_from_slice(&id.to_be_bytes());
         assert_eq!(decode_input(&bytes), Err(InputError::Schema(id)));
     }
     // Another fork's schema id over Osaka's shape: Cancun's request has no requests field,
     // Shanghai's payload no blob gas.
-    for fork in [Fork::Cancun, Fork::Shanghai, Fork::Paris] {
+    for fork in [Fork::Amsterdam, Fork::Cancun, Fork::Shanghai, Fork::Paris] {
         let mut bytes = osaka.clone();
         bytes[..2].copy_from_slice(&fork.schema_id().to_be_bytes());
         assert!(

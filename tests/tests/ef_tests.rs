@@ -115,7 +115,8 @@ fn every_eest_prague_and_osaka_blockchain_test_passes() {
 /// The execution-spec-tests cases of the Amsterdam fork (`../shared/ef-tests-amsterdam`,
 /// tests-glamsterdam-devnet v8.1.0): every case passes, both invalid blocks only as invalid and
 /// for the rule the fixture names, and the multi-block chains (SLOTNUM per block, an EIP-8282
-/// builder exit over two blocks) are among the passes. The corpus is a part of the release:
+/// builder exit over two blocks) are among the passes; and every block, as a standard input,
+/// gives its verdict. The corpus is a part of the release:
 /// the counts are what it holds, the rules are what any case of it needs.
 #[test]
 fn every_eest_amsterdam_blockchain_test_passes() {
@@ -165,4 +166,14 @@ fn every_eest_amsterdam_blockchain_test_passes() {
     };
     assert!(passed_with("test_slotnum_distinct_per_block", 4));
     assert!(passed_with("test_builder_exit_inhibited", 2));
+    // Every block as a standard input (schema 0x1501, its access list the one execution built,
+    // or the fixture's for an invalid block): the result bit the fixture's verdict implies.
+    for block in &blocks {
+        assert_eq!(
+            block.standard,
+            Some(block.expect_exception.is_none()),
+            "{block:?}"
+        );
+    }
+    assert_eq!(blocks.len(), 29);
 }

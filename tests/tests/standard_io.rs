@@ -4,6 +4,8 @@
 //! hash all agree with the block); natively it validates `true` with its chain and schema ids;
 //! and each tampering gives `false` for the rule it breaks.
 
+#[path = "standard_io/amsterdam.rs"]
+mod amsterdam;
 #[path = "standard_io/signers.rs"]
 mod signers;
 
@@ -17,8 +19,13 @@ use stateless_ssz::{decode_input, encode_input, Fork, Sha2Hasher, StatelessInput
 use tests::mainnet_block;
 
 fn devnet() -> (BlockData, ChainConfig) {
+    project_block("devnet")
+}
+
+/// A block of the project's `blocks/` with its chain.
+fn project_block(id: &str) -> (BlockData, ChainConfig) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let resolved = host::target::Target::on_disk(&dir, "devnet", None)
+    let resolved = host::target::Target::on_disk(&dir, id, None)
         .resolve(Default::default())
         .unwrap();
     (resolved.data, resolved.chain)
@@ -26,7 +33,9 @@ fn devnet() -> (BlockData, ChainConfig) {
 
 fn blocks() -> Vec<(BlockData, ChainConfig, Fork)> {
     let (devnet, chain) = devnet();
+    let (amsterdam, amsterdam_chain) = project_block("devnet-amsterdam");
     vec![
+        (amsterdam, amsterdam_chain, Fork::Amsterdam),
         (mainnet_block(24171384), ChainConfig::mainnet(), Fork::Bpo1),
         (
             mainnet_block(21882667),
@@ -99,7 +108,7 @@ fn real_blocks_round_trip_and_validate() {
         }
         if let Some(requests) = decoded.new_payload_request.execution_requests() {
             assert_eq!(
-                Some(program::standard::payload::requests(requests).requests_hash()),
+                Some(program::standard::payload::requests(&requests).requests_hash()),
                 header.requests_hash
             );
         }

@@ -72,7 +72,7 @@ pub struct VerifyArgs {
     /// root, under the fork the chain's schedule gives at its payload's timestamp.
     #[arg(long, conflicts_with_all = ["schema", "request_root"])]
     pub request: Option<PathBuf>,
-    /// A standard proof: the fork whose rules it must have applied (Paris ... BPO2, or a
+    /// A standard proof: the fork whose rules it must have applied (Paris ... Amsterdam, or a
     /// schema id such as 0x1201), with `--request-root`.
     #[arg(long, requires = "request_root")]
     pub schema: Option<String>,

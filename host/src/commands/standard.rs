@@ -303,7 +303,7 @@ pub fn parse_schema(text: &str) -> anyhow::Result<Fork> {
     by_id
         .or_else(|| Fork::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(text)))
         .ok_or_else(|| {
-            anyhow::anyhow!("--schema `{text}` is no fork with a stateless schema (Paris ... BPO2, or 0x0e01 ... 0x1401)")
+            anyhow::anyhow!("--schema `{text}` is no fork with a stateless schema (Paris ... Amsterdam, or 0x0e01 ... 0x1501)")
         })
 }
 

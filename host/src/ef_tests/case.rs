@@ -47,6 +47,11 @@ pub(crate) struct BlockJson {
     pub stateless_input_bytes: Option<String>,
     /// The standard guest's expected result for it.
     pub stateless_output_bytes: Option<String>,
+    /// Amsterdam: the block's access list (not in its RLP; the header holds its hash).
+    pub block_access_list: Option<serde_json::Value>,
+    /// An invalid block's fields as the filler wrote them (its access list among them).
+    #[serde(rename = "rlp_decoded")]
+    pub rlp_decoded: Option<serde_json::Value>,
 }
 
 /// What one block of a case gave.
@@ -268,8 +273,22 @@ pub(crate) fn run_case(
                 }
             }
         }
+        // A list that does not parse is none: the standard input of a block that is not valid
+        // then has no list to carry, and is not made.
+        let list: Option<Vec<alloy_eips::eip7928::AccountChanges>> = block
+            .block_access_list
+            .as_ref()
+            .or_else(|| block.rlp_decoded.as_ref()?.get("blockAccessList"))
+            .and_then(|v| serde_json::from_value(v.clone()).ok());
         let (verdict, standard) = match block_bytes(&block.rlp) {
-            Some(rlp) => apply_block(&mut world, &rlp, chain, fixture.as_ref(), observe),
+            Some(rlp) => apply_block(
+                &mut world,
+                &rlp,
+                chain,
+                fixture.as_ref(),
+                list.as_deref(),
+                observe,
+            ),
             None => (
                 Err(ValidationError::BlockRlp(alloy_rlp::Error::Custom(
                     "the block's rlp is not hex",
@@ -352,6 +371,7 @@ fn apply_block(
     rlp: &[u8],
     chain: &ChainConfig,
     fixture: Option<&super::standard::FixtureBytes>,
+    list: Option<&[alloy_eips::eip7928::AccountChanges]>,
     observe: Observer<'_>,
 ) -> (Result<(), ValidationError>, Option<bool>) {
     let header = match header_rlp(rlp) {
@@ -365,7 +385,7 @@ fn apply_block(
     let witness = world.witness(parent);
     let store = witness.store();
     let result = program::validate_block_over(rlp, &witness.headers, &store, chain);
-    let standard = super::standard::agrees(rlp, &witness, chain, &result);
+    let standard = super::standard::agrees(rlp, &witness, chain, &result, list);
     let inputs = StandardInputs {
         ours: standard.as_ref().map(|s| s.bytes.as_slice()),
         fixture: fixture.map(|(i, o)| (i.as_slice(), o.as_slice())),

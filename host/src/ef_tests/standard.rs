@@ -15,7 +15,8 @@ pub(crate) struct StandardCheck {
 
 /// The standard guest on the block's standard input bytes, natively (`None`: the block has
 /// none; a valid block's bytes that do not decode back to its input count as `false`). Its
-/// execution requests are those the block guest's run produced (none when it failed), and a
+/// execution requests are those the block guest's run produced (none when it failed), its
+/// block access list the one execution built (the fixture's when it failed), and a
 /// signature that recovers no key gets a zero key: the input of a block that is not valid must
 /// be `false` whatever it holds.
 pub(crate) fn agrees(
@@ -23,10 +24,20 @@ pub(crate) fn agrees(
     witness: &ExecutionWitness,
     chain: &ChainConfig,
     result: &Result<program::ValidBlock<'_>, ValidationError>,
+    fixture_list: Option<&[alloy_eips::eip7928::AccountChanges]>,
 ) -> Option<StandardCheck> {
     let none = alloy_eips::eip7685::Requests::default();
     let requests = result.as_ref().map_or(&none, |v| &v.requests);
-    let input = crate::standard::stateless_input_with(rlp, witness, chain, requests, true).ok()?;
+    // Amsterdam: the list execution built, or for a block that is not valid the fixture's.
+    let access_list = match result {
+        Ok(valid) => valid.access_list.as_deref(),
+        Err(_) => fixture_list,
+    };
+    let produced = crate::standard::Produced {
+        requests,
+        access_list,
+    };
+    let input = crate::standard::stateless_input_with(rlp, witness, chain, produced, true).ok()?;
     // Through the bytes, as a guest reads them: they must decode back to the input.
     let bytes = stateless_ssz::encode_input(&input);
     let round_trips = stateless_ssz::decode_input(&bytes).as_ref() == Ok(&input);

@@ -66,7 +66,13 @@ impl Expected {
         }
         // A bare request: the first shape that decodes as the schedule's fork's.
         let mut error = RequestError::Undecodable;
-        for shape in [Shape::Prague, Shape::Cancun, Shape::Shanghai, Shape::Paris] {
+        for shape in [
+            Shape::Amsterdam,
+            Shape::Prague,
+            Shape::Cancun,
+            Shape::Shanghai,
+            Shape::Paris,
+        ] {
             if let Ok(request) = NewPayloadRequest::decode(shape, bytes) {
                 match Self::of(&request, chain, true) {
                     Ok(expected) => return Ok(expected),

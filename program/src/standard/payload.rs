@@ -1,6 +1,7 @@
 //! A `NewPayloadRequest` made a block, as an execution client's `engine_newPayload` does: the
 //! header rebuilt from the payload's fields (the roots of its transactions and withdrawals, the
-//! hash of its execution requests, the parent beacon root), its hash checked against the
+//! hash of its execution requests, the parent beacon root, from Amsterdam the hash of its block
+//! access list and its slot number), its hash checked against the
 //! payload's `block_hash`, and the blob transactions' versioned hashes against the request's.
 //! What passes is validated as any block; what fails here is an invalid payload.
 
@@ -14,7 +15,7 @@ use alloy_eips::eip4895::{Withdrawal, Withdrawals};
 use alloy_eips::eip7685::Requests;
 use alloy_primitives::{Address, Bloom, Bytes, B256, B64, U256};
 use libssz::SszEncode;
-use stateless_ssz::{ExecutionRequests, NewPayloadRequest};
+use stateless_ssz::NewPayloadRequest;
 
 use crate::validate::header_hash;
 
@@ -51,8 +52,10 @@ pub enum PayloadError {
 }
 
 /// The EIP-7685 requests of `requests`: each non-empty kind, its type byte then its requests'
-/// SSZ encodings (the request data the system contracts emit), in type order.
-pub fn requests(requests: &ExecutionRequests) -> Requests {
+/// SSZ encodings (the request data the system contracts emit), in type order: EIP-6110
+/// deposits, EIP-7002 withdrawals, EIP-7251 consolidations, and from Amsterdam EIP-8282's
+/// builder deposits (184 bytes each) and exits (68 bytes each).
+pub fn requests(requests: &stateless_ssz::Requests<'_>) -> Requests {
     fn kind<T: SszEncode>(out: &mut Requests, ty: u8, items: &[T]) {
         if !items.is_empty() {
             let mut data = Vec::with_capacity(1 + items.len() * T::fixed_size());
@@ -64,9 +67,11 @@ pub fn requests(requests: &ExecutionRequests) -> Requests {
         }
     }
     let mut out = Requests::default();
-    kind(&mut out, 0x00, &requests.deposits);
-    kind(&mut out, 0x01, &requests.withdrawals);
-    kind(&mut out, 0x02, &requests.consolidations);
+    kind(&mut out, 0x00, requests.deposits);
+    kind(&mut out, 0x01, requests.withdrawals);
+    kind(&mut out, 0x02, requests.consolidations);
+    kind(&mut out, 0x03, requests.builder_deposits);
+    kind(&mut out, 0x04, requests.builder_exits);
     out
 }
 
@@ -138,8 +143,11 @@ pub fn block_of(request: &NewPayloadRequest) -> Result<Block<TxEnvelope>, Payloa
         parent_beacon_block_root: blob.map(|(_, root)| B256::from(*root)),
         requests_hash: request
             .execution_requests()
-            .map(|r| requests(r).requests_hash()),
-        ..Default::default()
+            .map(|r| requests(&r).requests_hash()),
+        // Amsterdam: the header commits to the list by the keccak of its RLP, the bytes the
+        // payload carries; validation checks execution builds exactly that list.
+        block_access_list_hash: p.amsterdam.map(|(list, _)| mpt::keccak256(list)),
+        slot_number: p.amsterdam.map(|(_, slot)| slot),
     };
     let computed = header_hash(&header);
     let claimed = B256::from(*p.block_hash);

@@ -49,6 +49,7 @@ pub fn hardfork(fork: Fork) -> EthereumHardfork {
         Fork::Osaka => EthereumHardfork::Osaka,
         Fork::Bpo1 => EthereumHardfork::Bpo1,
         Fork::Bpo2 => EthereumHardfork::Bpo2,
+        Fork::Amsterdam => EthereumHardfork::Amsterdam,
     }
 }
 

@@ -108,7 +108,10 @@ fn forged_input(devnet: &Devnet, block_rlp: &[u8], key: &VerifyingKey) -> Vec<u8
         block_rlp,
         &devnet.witness,
         &devnet.chain,
-        &Default::default(),
+        host::standard::Produced {
+            requests: &Default::default(),
+            access_list: None,
+        },
         false,
     )
     .unwrap();
