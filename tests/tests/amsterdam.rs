@@ -2,7 +2,8 @@
 //! execution builds holds what the EIP says each phase touched and hashes as alloy's own code
 //! hashes it; a header whose list hash or item count breaks the rules is invalid, naming the
 //! rule; and a chain switches from BPO2's rules to Amsterdam's at the activation timestamp,
-//! header shape and system calls with it.
+//! header shape and system calls with it; in the VM, the devnet block and a sample of the
+//! Amsterdam corpus agree with the native runs in both guests.
 
 use alloy_consensus::{Block, Header, TxEnvelope};
 use alloy_eips::eip7928::{compute_block_access_list_hash, BlockAccessIndex, ITEM_COST};
@@ -244,4 +245,62 @@ fn a_chain_switches_to_amsterdam_at_its_timestamp() {
     // The schedule is in the chain digest: the two chains differ only in Amsterdam's time.
     assert_ne!(amsterdam.chain.digest(), bpo2.chain.digest());
     let _ = ChainConfig::mainnet();
+}
+
+/// The Amsterdam devnet block in the VM: the block guest reveals the native public values
+/// under Amsterdam's rules (its access list built and hashed in the guest), as the Osaka block
+/// of the same transactions does under Osaka's. Prints both runs' cells per gas (BENCHMARKS.md).
+#[test]
+fn the_amsterdam_devnet_block_runs_in_the_vm() {
+    use host::guest::{Crypto, GuestSpec, Keccak};
+    use host::report::{run_in_vm, Mode};
+    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    for (id, fork) in [
+        ("devnet-amsterdam", EthereumHardfork::Amsterdam),
+        ("devnet", EthereumHardfork::Osaka),
+    ] {
+        let native = host::native::run_native(&blocks, id, None).unwrap();
+        assert_eq!(native.fork, fork);
+        let gas = native.verdict.as_ref().unwrap().gas_used;
+        let report = run_in_vm(
+            &native,
+            Mode::Metered,
+            GuestSpec::block(Keccak::Ours, Crypto::Openvm),
+        )
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(report.valid, "{id}");
+        let (insns, cells) = (report.instructions.unwrap(), report.main_cells.unwrap());
+        println!(
+            "{id}: {gas} gas, {insns} instructions, {cells} main cells, {:.0} cells/gas",
+            cells as f64 / gas as f64
+        );
+    }
+}
+
+/// A sample of the Amsterdam corpus through both guests in the VM: every block valid natively
+/// reveals the native public values, each rejected one ends the block guest with the native
+/// verdict, and the standard guest reveals the native result on every block's 0x1501 input.
+#[test]
+fn a_sample_of_the_amsterdam_corpus_agrees_in_the_vm() {
+    use host::ef_tests::{discover, vm};
+    let corpus = tests::shared_blocks_dir().join("../ef-tests-amsterdam");
+    let cases = vm::sample(&discover(&[corpus]).unwrap(), 6);
+    assert_eq!(cases.len(), 6);
+    assert!(cases.iter().any(|c| c.blocks > 1));
+    let sample = vm::run_sample(&cases).unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "Amsterdam in the VM: {} valid blocks, {} rejected, standard guest {} blocks ({} false), {:.1} s",
+        sample.valid_blocks,
+        sample.rejected_blocks,
+        sample.standard_blocks,
+        sample.standard_false,
+        sample.wall_s
+    );
+    assert!(sample.failures.is_empty(), "{:#?}", sample.failures);
+    assert!(sample.over_budget.is_empty(), "{:#?}", sample.over_budget);
+    assert!(sample.valid_blocks >= 6);
+    assert_eq!(
+        sample.standard_blocks,
+        sample.valid_blocks + sample.rejected_blocks
+    );
 }
