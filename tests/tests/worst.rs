@@ -8,6 +8,7 @@ use host::gen::worst::{self, WorstError, CATEGORIES};
 use host::gen::Fork;
 use host::guest::{Crypto, GuestSpec, Keccak};
 use host::report::{run_in_vm, Mode};
+use std::path::Path;
 
 /// The smallest gas a few rounds of `category`'s loop need, at least 300,000.
 fn small(category: &'static worst::Category, fork: Fork) -> worst::WorstBlock {
@@ -19,37 +20,121 @@ fn small(category: &'static worst::Category, fork: Fork) -> worst::WorstBlock {
     }
 }
 
+/// Makes `category`'s small block under `fork`, checks that it spends its gas and is valid
+/// natively (and in the VM with `vm`); `None` when the fork has no such block.
+fn check(category: &'static worst::Category, fork: Fork, vm: bool, dir: &Path) -> Option<u64> {
+    if let Err(e) = worst::generate(category, 300_000, fork) {
+        if e.not_under_fork() {
+            return None;
+        }
+    }
+    let made = small(category, fork);
+    let block = &made.block;
+    // It spends its gas: the loop runs until a round would not fit. Under Amsterdam the
+    // header's gas is the larger of the regular and the state dimension (EIP-8037), not what
+    // the transactions spent, so only Osaka's says so (Amsterdam's is checked full-size below).
+    let limit: u64 = worst::split(300_000).iter().sum::<u64>().max(1);
+    assert!(block.output.gas_used > 0, "{}", category.name);
+    assert!(
+        fork == Fork::Amsterdam
+            || block.output.gas_used * 10 >= limit * 7
+            || block.output.gas_used > 300_000,
+        "{} ({fork:?}): {} gas used",
+        category.name,
+        block.output.gas_used
+    );
+    block.write(dir, &made.chain_json).unwrap();
+    let native = host::native::run_native(dir, &block.id, None).unwrap();
+    let out = native.verdict.as_ref().unwrap();
+    assert_eq!(out.block_hash, block.output.block_hash, "{}", category.name);
+    if vm {
+        let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+        let report = run_in_vm(&native, Mode::Execute, spec).unwrap();
+        assert!(
+            report.valid,
+            "{} ({fork:?}): {:?}",
+            category.name, report.error
+        );
+    }
+    Some(out.gas_used)
+}
+
 #[test]
 fn every_category_makes_a_block_valid_natively_and_in_the_vm() {
     let dir = std::env::temp_dir().join(format!("sv-worst-{}", std::process::id()));
-    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
+    let mut made = 0;
     for (i, category) in CATEGORIES.iter().enumerate() {
-        let made = small(category, Fork::Osaka);
-        let block = &made.block;
-        // It spends its gas: the loop runs until a round would not fit.
-        let limit: u64 = worst::split(300_000).iter().sum::<u64>().max(1);
-        assert!(block.output.gas_used > 0, "{}", category.name);
-        assert!(
-            block.output.gas_used * 10 >= limit * 7 || block.output.gas_used > 300_000,
-            "{}: {} gas used",
-            category.name,
-            block.output.gas_used
-        );
-        block.write(&dir, &made.chain_json).unwrap();
-        let native = host::native::run_native(&dir, &block.id, None).unwrap();
-        let out = native.verdict.as_ref().unwrap();
-        assert_eq!(out.block_hash, block.output.block_hash, "{}", category.name);
-        let report = run_in_vm(&native, Mode::Execute, spec).unwrap();
-        assert!(report.valid, "{}: {:?}", category.name, report.error);
+        let Some(gas) = check(category, Fork::Osaka, true, &dir) else {
+            continue;
+        };
+        made += 1;
         eprintln!(
-            "[{}/{}] {}: {} gas, valid natively and in the VM",
+            "[{}/{}] worst-{}: {gas} gas, valid natively and in the VM",
             i + 1,
             CATEGORIES.len(),
-            block.id,
-            out.gas_used
+            category.name,
+        );
+    }
+    // Every category but EIP-7954's 64 KiB codes exists under Osaka.
+    assert_eq!(made, CATEGORIES.len() - 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Under Amsterdam's pricing (EIP-8037 state gas, EIP-8038 state access, EIP-2780's base,
+/// EIP-7976's calldata floor, EIP-7954's code size) every category makes a valid block; the
+/// ones whose prices or sizes Amsterdam changes run in the VM too (the precompiles are
+/// Osaka's, run in the VM above).
+#[test]
+fn every_category_makes_a_block_under_amsterdam() {
+    let dir = std::env::temp_dir().join(format!("sv-worst-ams-{}", std::process::id()));
+    for (i, category) in CATEGORIES.iter().enumerate() {
+        let vm = category.group != "precompile";
+        let gas = check(category, Fork::Amsterdam, vm, &dir)
+            .unwrap_or_else(|| panic!("{} has no block under Amsterdam", category.name));
+        eprintln!(
+            "[{}/{}] worst-{} (amsterdam): {gas} gas, valid natively{}",
+            i + 1,
+            CATEGORIES.len(),
+            category.name,
+            if vm { " and in the VM" } else { "" }
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// At mainnet's 60 M gas (four transactions at EIP-7825's cap) the loops are sized by the
+/// fork's own prices: under Amsterdam, a body priced at Osaka's figures ran its last round out
+/// of gas (a cold SSTORE is 12,100 there, not 5,000; a CREATE2 carries 183,600 state gas), and
+/// a precompile call given all but a 64th of too little gas failed. Each spends its gas.
+#[test]
+fn the_repriced_categories_fill_a_mainnet_block_under_amsterdam() {
+    for name in [
+        "sstore-cold",
+        "calldata-zero",
+        "create2-48k",
+        "create2-128k",
+        "extcodecopy-64k",
+        "bls12-g1msm-128",
+    ] {
+        let category = worst::category(name).unwrap();
+        let made = worst::generate(category, worst::DEFAULT_GAS, Fork::Amsterdam)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let o = &made.block.output;
+        assert_eq!(o.tx_count, 4, "{name}");
+        eprintln!(
+            "worst-{name} (amsterdam): {} gas in {} transactions",
+            o.gas_used, o.tx_count
+        );
+    }
+    // The calldata floor is 64 gas a byte either way (EIP-7976): a block of calldata leaves
+    // less than a byte's price per transaction unspent.
+    let zero = worst::generate(
+        worst::category("calldata-zero").unwrap(),
+        worst::DEFAULT_GAS,
+        Fork::Amsterdam,
+    )
+    .unwrap();
+    assert!(worst::DEFAULT_GAS - zero.block.output.gas_used < 4 * 64);
 }
 
 #[test]
@@ -64,6 +149,19 @@ fn generation_is_deterministic_and_refuses_what_it_cannot_make() {
     assert!(worst::split(60_000_000)
         .iter()
         .all(|&g| g <= worst::TX_GAS_CAP));
+    // A 64 KiB code exists from Amsterdam (EIP-7954) only.
+    let big = worst::category("extcodesize-64k").unwrap();
+    let err = worst::generate(big, 300_000, Fork::Osaka).err().unwrap();
+    assert!(
+        matches!(
+            err,
+            WorstError::NotUnderFork {
+                fork: Fork::Osaka,
+                ..
+            }
+        ) && err.not_under_fork(),
+        "{err}"
+    );
     // P256VERIFY is Osaka's; under Prague there is no such precompile.
     let p256 = worst::category("p256verify").unwrap();
     let err = worst::generate(p256, 300_000, Fork::Prague).err().unwrap();

@@ -7,12 +7,11 @@ use std::collections::BTreeMap;
 use alloy_primitives::{address, Address, Bytes, U256};
 
 use super::contracts::{static_call, Looped, STATIC_CALL_GAS};
+use super::pricing::Pricing;
 use super::{account, inputs, split, Tx, Workload, WorstError, ACCOUNTS, TARGET};
 use crate::gen::asm::{Asm, ADD, DUP1, MSTORE8};
 use crate::gen::Fork;
 
-/// The largest contract code (EIP-170).
-pub(super) const MAX_CODE: usize = 24_576;
 /// Where the calldata categories send their transactions (no code).
 const SINK: Address = address!("5eed00000000000000000000000000000000dead");
 
@@ -65,13 +64,15 @@ pub(super) fn precompile(
     let to = inputs::address(number);
     let body =
         |a: &mut Asm| static_call(a, to, cost, in_len, (in_len.next_multiple_of(32), out_len));
+    // A call passes at most all but a 64th of the gas left (EIP-150): for the precompile to
+    // get its `cost`, the caller must have `cost + cost / 63` left at the call.
     let looped = Looped {
         data: &piece,
         copies,
         counter: false,
         setup: &|_| {},
         body: &body,
-        body_gas: cost + STATIC_CALL_GAS,
+        body_gas: cost + cost.div_ceil(63) + STATIC_CALL_GAS,
         unroll,
         checked: true,
     };
@@ -155,27 +156,40 @@ pub(super) fn on_counter(ops: &'static [u8]) -> impl Fn(&mut Asm) {
     }
 }
 
-/// A counter loop of `ops` (consuming the counter's copy) over the accounts `ACCOUNTS + i`,
-/// each in genesis with 1 wei and `code(i)`.
+/// What [`on_counter`]'s own opcodes cost (`DUP1`, `PUSH1`, `ADD`, and the `POP` after the
+/// op).
+pub(super) const ON_COUNTER_GAS: u64 = 3 + 3 + 3 + 2;
+
+/// A counter loop of `ops` (consuming the counter's copy: a cold account access, then `POP`)
+/// over the accounts `ACCOUNTS + i`, each in genesis with 1 wei and `code(i)`.
 pub(super) fn state_accounts(
-    name: &'static str,
+    (name, fork): (&'static str, Fork),
     gas: u64,
     ops: &'static [u8],
     code: impl Fn(u64) -> Bytes,
 ) -> Result<Workload, WorstError> {
-    let (mut workload, n) = counted((name, ACCOUNTS), gas, &on_counter(ops), (2_611, 8), &|_| {})?;
+    let body_gas = Pricing::of(fork).cold_account() + ON_COUNTER_GAS;
+    let (mut workload, n) = counted(
+        (name, ACCOUNTS),
+        gas,
+        &on_counter(ops),
+        (body_gas, 8),
+        &|_| {},
+    )?;
     for (i, address) in many(n) {
         workload.accounts.insert(address, account(1, code(i)));
     }
     Ok(workload)
 }
 
-/// A maximum-size code unique to `i`: its index, then `JUMPDEST`s (jump analysis on every
-/// byte).
-pub(super) fn max_code(i: u64) -> Bytes {
-    let mut code = vec![0x5b; MAX_CODE];
-    code[..8].copy_from_slice(&i.to_be_bytes());
-    code.into()
+/// Codes of `len` bytes, one unique to each `i`: its index, then `JUMPDEST`s (jump analysis
+/// on every byte).
+pub(super) fn codes_of(len: usize) -> impl Fn(u64) -> Bytes {
+    move |i| {
+        let mut code = vec![0x5b; len];
+        code[..8].copy_from_slice(&i.to_be_bytes());
+        code.into()
+    }
 }
 
 pub(super) fn storage(
@@ -184,23 +198,33 @@ pub(super) fn storage(
     body: &dyn Fn(&mut Asm),
     body_gas: u64,
 ) -> Result<Workload, WorstError> {
-    let (mut workload, n) = counted((name, 0), gas, body, (body_gas, 8), &|_| {})?;
+    // Rounds of at most ~48 k gas (8 bodies at Osaka's prices, 3 cold SSTOREs at EIP-8038's):
+    // the loop stops a round early, so a round must be small beside a transaction.
+    let unroll = (48_000 / body_gas).clamp(1, 8) as usize;
+    let (mut workload, n) = counted((name, 0), gas, body, (body_gas, unroll), &|_| {})?;
     let target = workload.accounts.get_mut(&TARGET).expect("calls() adds it");
     target.storage = (0..n).map(|i| (U256::from(i), U256::from(1))).collect();
     Ok(workload)
 }
 
-pub(super) fn calldata(gas: u64, byte: u8) -> Result<Workload, WorstError> {
-    // EIP-7623's floor: 10 gas per token, a zero byte 1 token, any other 4.
-    let per_byte = if byte == 0 { 10 } else { 40 };
+/// Transactions of calldata `byte` only, each as long as its share of the gas buys under the
+/// fork's intrinsic gas and calldata floor (EIP-7623: 10 gas a zero byte, 40 another;
+/// EIP-7976: 64 either), to an account without code.
+pub(super) fn calldata(fork: Fork, gas: u64, byte: u8) -> Result<Workload, WorstError> {
+    let pricing = Pricing::of(fork);
+    let tx_gas = |len: u64| pricing.call_tx_gas(&vec![byte; len as usize]);
+    // The larger of two linear prices: convex, its slope at length ~1 KiB the steepest, so
+    // `base + len * per_byte` bounds it from above.
+    let base = tx_gas(0);
+    let per_byte = tx_gas(1024) - tx_gas(1023);
     let txs = split(gas)
         .into_iter()
         .map(|g| {
-            let len = (g - 21_000) / per_byte;
+            let len = (g - base) / per_byte;
             Tx {
                 to: SINK,
                 input: vec![byte; len as usize],
-                gas: 21_000 + len * per_byte,
+                gas: tx_gas(len),
             }
         })
         .collect();

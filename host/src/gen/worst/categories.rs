@@ -4,14 +4,15 @@
 use alloy_primitives::{address, Address, Bytes};
 
 use super::builders::{
-    calldata, counted, grow, many, max_code, on_counter, plain, state_accounts, storage, MAX_CODE,
+    calldata, counted, grow, on_counter, plain, state_accounts, storage, ON_COUNTER_GAS,
 };
+use super::code::{create2, extcodecopy, extcodesize};
 use super::precompiles::PRECOMPILES;
+use super::pricing::{Pricing, MAX_CODE_EIP170, MAX_CODE_EIP7954};
 use super::{account, Workload, WorstError, ACCOUNTS};
 use crate::gen::asm::{
-    Asm, ADD, ADDRESS, BALANCE, BLOCKHASH, CALL, CREATE2, DUP1, DUP2, DUP4, EXTCODECOPY,
-    EXTCODEHASH, EXTCODESIZE, GAS, ISZERO, JUMPI, LOG0, LOG4, MCOPY, MLOAD, MSIZE, MSTORE, MSTORE8,
-    NUMBER, POP, PUSH1, SELFDESTRUCT, SHA3, SLOAD, SSTORE, SUB,
+    Asm, ADD, ADDRESS, BALANCE, BLOCKHASH, CALL, DUP1, DUP2, EXTCODEHASH, GAS, ISZERO, JUMPI, LOG0,
+    LOG4, MLOAD, MSIZE, MSTORE, NUMBER, POP, PUSH1, SELFDESTRUCT, SHA3, SLOAD, SSTORE, SUB,
 };
 use crate::gen::Fork;
 
@@ -28,8 +29,6 @@ pub struct Category {
     pub build: fn(Fork, u64) -> Result<Workload, WorstError>,
 }
 
-/// The largest initcode (EIP-3860).
-const MAX_INITCODE: usize = 2 * MAX_CODE;
 /// The contract the SELFDESTRUCT category calls.
 const DESTRUCTOR: Address = address!("5eed0000000000000000000000000000000000d1");
 
@@ -86,44 +85,53 @@ const OTHERS: &[Category] = &[
     Category {
         name: "calldata-zero",
         group: "memory/calldata",
-        about: "calldata of zero bytes, as much as the gas buys (EIP-7623 floor: 10 gas a byte)",
-        build: |_, gas| calldata(gas, 0),
+        about: "calldata of zero bytes, as much as the gas buys (the calldata floor: EIP-7623's 10 gas a byte, EIP-7976's 64)",
+        build: |fork, gas| calldata(fork, gas, 0),
     },
     Category {
         name: "calldata-nonzero",
         group: "memory/calldata",
-        about: "calldata of 0xff bytes, as much as the gas buys (EIP-7623 floor: 40 gas a byte)",
-        build: |_, gas| calldata(gas, 0xff),
+        about: "calldata of 0xff bytes, as much as the gas buys (the calldata floor: EIP-7623's 40 gas a byte, EIP-7976's 64)",
+        build: |fork, gas| calldata(fork, gas, 0xff),
     },
     Category {
         name: "sload-cold",
         group: "state",
         about: "cold SLOAD of distinct existing slots",
-        build: |_, gas| storage("sload-cold", gas, &on_counter(&[SLOAD, POP]), 2_111),
+        build: |fork, gas| {
+            let body_gas = Pricing::of(fork).cold_sload() + ON_COUNTER_GAS;
+            storage("sload-cold", gas, &on_counter(&[SLOAD, POP]), body_gas)
+        },
     },
     Category {
         name: "sstore-cold",
         group: "state",
         about: "cold SSTORE changing distinct existing slots (1 to 2)",
-        build: |_, gas| {
+        build: |fork, gas| {
             let body = |a: &mut Asm| {
                 a.push(2).ops(&[DUP2, SSTORE]).push(1).ops(&[ADD]);
             };
-            storage("sstore-cold", gas, &body, 5_012)
+            // PUSH1, DUP2, the store, PUSH1, ADD.
+            let body_gas = Pricing::of(fork).cold_sstore_reset() + 3 * 4;
+            storage("sstore-cold", gas, &body, body_gas)
         },
     },
     Category {
         name: "balance-cold",
         group: "state",
         about: "cold BALANCE of distinct existing accounts",
-        build: |_, gas| state_accounts("balance-cold", gas, &[BALANCE, POP], |_| Bytes::new()),
+        build: |fork, gas| {
+            state_accounts(("balance-cold", fork), gas, &[BALANCE, POP], |_| {
+                Bytes::new()
+            })
+        },
     },
     Category {
         name: "extcodehash-cold",
         group: "state",
         about: "cold EXTCODEHASH of distinct existing accounts",
-        build: |_, gas| {
-            state_accounts("extcodehash-cold", gas, &[EXTCODEHASH, POP], |_| {
+        build: |fork, gas| {
+            state_accounts(("extcodehash-cold", fork), gas, &[EXTCODEHASH, POP], |_| {
                 Bytes::new()
             })
         },
@@ -132,60 +140,38 @@ const OTHERS: &[Category] = &[
         name: "extcodesize-24k",
         group: "code",
         about: "cold EXTCODESIZE of distinct 24 KiB contracts (each code loaded, hashed, analysed)",
-        build: |_, gas| state_accounts("extcodesize-24k", gas, &[EXTCODESIZE, POP], max_code),
+        build: |fork, gas| extcodesize(("extcodesize-24k", fork), gas, MAX_CODE_EIP170),
     },
     Category {
         name: "extcodecopy-24k",
         group: "code",
         about: "cold EXTCODECOPY of all of distinct 24 KiB contracts",
-        build: |_, gas| {
-            let body = |a: &mut Asm| {
-                a.push(MAX_CODE as u64)
-                    .push(0)
-                    .push(0)
-                    .ops(&[DUP4, EXTCODECOPY]);
-                a.push(1).ops(&[ADD]);
-            };
-            let cost = 3 * 4 + 2_600 + 3 * 768 + 6;
-            let setup = grow(MAX_CODE as u64 - 1);
-            let (mut workload, n) =
-                counted(("extcodecopy-24k", ACCOUNTS), gas, &body, (cost, 2), &setup)?;
-            for (i, address) in many(n) {
-                workload.accounts.insert(address, account(1, max_code(i)));
-            }
-            Ok(workload)
-        },
+        build: |fork, gas| extcodecopy(("extcodecopy-24k", fork), gas, MAX_CODE_EIP170),
     },
     Category {
         name: "create2-48k",
         group: "code",
         about:
             "CREATE2 with 48 KiB initcode (EIP-3860's bound; analysed and hashed), empty runtime",
-        build: |_, gas| {
-            let body = |a: &mut Asm| {
-                a.ops(&[DUP1])
-                    .push(MAX_INITCODE as u64)
-                    .push(0)
-                    .push(0)
-                    .ops(&[CREATE2, ISZERO]);
-                a.push_label("fail").ops(&[JUMPI]).push(1).ops(&[ADD]);
-            };
-            // Memory: 48 KiB of JUMPDESTs (one word, doubled by MCOPY), then STOP first.
-            let setup = |a: &mut Asm| {
-                a.push32(alloy_primitives::B256::repeat_byte(0x5b))
-                    .push(0)
-                    .ops(&[MSTORE]);
-                let mut len = 32;
-                while len < MAX_INITCODE as u64 {
-                    let copy = len.min(MAX_INITCODE as u64 - len);
-                    a.push(copy).push(0).push(len).ops(&[MCOPY]);
-                    len += copy;
-                }
-                a.push(0).push(0).ops(&[MSTORE8]);
-            };
-            let cost = 32_000 + 8 * 1_536 + 40;
-            Ok(counted(("create2-48k", 0), gas, &body, (cost, 1), &setup)?.0)
-        },
+        build: |fork, gas| create2(("create2-48k", fork), gas, 2 * MAX_CODE_EIP170),
+    },
+    Category {
+        name: "extcodesize-64k",
+        group: "code",
+        about: "cold EXTCODESIZE of distinct 64 KiB contracts (EIP-7954, from Amsterdam)",
+        build: |fork, gas| extcodesize(("extcodesize-64k", fork), gas, MAX_CODE_EIP7954),
+    },
+    Category {
+        name: "extcodecopy-64k",
+        group: "code",
+        about: "cold EXTCODECOPY of all of distinct 64 KiB contracts (EIP-7954, from Amsterdam)",
+        build: |fork, gas| extcodecopy(("extcodecopy-64k", fork), gas, MAX_CODE_EIP7954),
+    },
+    Category {
+        name: "create2-128k",
+        group: "code",
+        about: "CREATE2 with 128 KiB initcode (EIP-7954's bound, from Amsterdam), empty runtime",
+        build: |fork, gas| create2(("create2-128k", fork), gas, 2 * MAX_CODE_EIP7954),
     },
     Category {
         name: "log4",

@@ -14,9 +14,11 @@
 
 mod builders;
 mod categories;
+mod code;
 mod contracts;
 pub mod inputs;
 mod precompiles;
+pub mod pricing;
 
 use std::collections::BTreeMap;
 
@@ -52,6 +54,16 @@ pub enum WorstError {
         /// The fork.
         fork: Fork,
     },
+    /// The category's workload does not exist under the fork (a code size it does not allow).
+    #[error("{category} needs {needs}, which {fork:?} does not have")]
+    NotUnderFork {
+        /// The category.
+        category: &'static str,
+        /// The fork.
+        fork: Fork,
+        /// What it needs.
+        needs: &'static str,
+    },
     /// revm's precompile refused the generator's input (a bug in [`inputs`]).
     #[error("precompile {number:#x} refuses the generated input: {why}")]
     Refused {
@@ -83,6 +95,17 @@ pub enum WorstError {
     /// Building or validating the block failed.
     #[error(transparent)]
     Gen(#[from] GenError),
+}
+
+impl WorstError {
+    /// Whether the category has no block under the fork at all (a precompile or a code size the
+    /// fork does not have), as opposed to one that could not be made: `all` skips these.
+    pub fn not_under_fork(&self) -> bool {
+        matches!(
+            self,
+            WorstError::NoPrecompile { .. } | WorstError::NotUnderFork { .. }
+        )
+    }
 }
 
 /// One transaction of a workload.
