@@ -565,7 +565,7 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
 /// loaded memory names no home, toolchain, checkout or target directory (panic locations name
 /// `index.crates.io-…/name-version/…`, `/rustc/<commit>/…` and workspace-relative paths
 /// instead, cargo's `trim-paths`), and a guest built in two different
-/// target directories is one program.
+/// target directories (the usual one and a fresh one) is one program.
 #[test]
 fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
     use host::guest::{decode_elf, Program};
@@ -592,13 +592,17 @@ fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
         assert!(!contains(&dir), "the loaded program names {dir}");
     }
 
-    // A small guest built in two fresh target directories: one program.
+    // A small guest built in the usual target directory and in a fresh one, deeper and under
+    // another root (one fresh build: the usual directory's is cached): one program.
     let probe = GuestSpec::program(Program::KeccakAlignment, Keccak::Ours);
     let root = std::env::temp_dir().join(format!("guest-anywhere-{}", std::process::id()));
-    let exes: Vec<_> = ["first", "second/deeper"]
+    let exes: Vec<_> = [None, Some(root.join("fresh/deeper"))]
         .iter()
         .map(|dir| {
-            let bytes = probe.build_bytes_in(&root.join(dir)).unwrap();
+            let bytes = match dir {
+                Some(dir) => probe.build_bytes_in(dir).unwrap(),
+                None => probe.build_bytes().unwrap(),
+            };
             let elf = decode_elf(&bytes).unwrap();
             let vm = host::vm::Vm::new(elf, probe.public_values()).unwrap();
             bitcode::serialize(&(&vm.exe().program, vm.exe().pc_start, &vm.exe().init_memory))
