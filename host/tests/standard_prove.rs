@@ -9,6 +9,8 @@
 //! accepts its verdict only for the request and fork the caller names: `INVALID (proved)`
 //! (exit 4) for the named request, OTHER CHAIN (2) under another chain, NOT THE REQUEST ASKED
 //! (6) under another fork, UNCHECKED (5) when nothing is named; `--json` carries every field.
+//! An Amsterdam block (schema 0x1501, from the EEST Amsterdam corpus) is proved `false` the
+//! same way, and verified.
 
 mod support;
 
@@ -18,24 +20,23 @@ use program::standard::{validate, StandardError};
 use program::ValidationError;
 use stateless_ssz::Sha2Hasher;
 
-/// The standard input bytes of the one block of `wrongStateRoot_Cancun`.
-fn invalid_block_input() -> Vec<u8> {
+/// One prover at a time: two at once would need twice the memory.
+static ONE_PROVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// The standard input bytes of the rejected block of case `case` in `file` (relative to
+/// `../shared/blocks`), which `host ef-tests` builds for it.
+fn rejected_block_input(file: &str, case: &str) -> Vec<u8> {
     let shared = std::env::var_os("SHARED_BLOCKS_DIR").map_or_else(
         || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/blocks"),
         std::path::PathBuf::from,
     );
-    let file = shared
-        .join("../ef-tests/BlockchainTests/InvalidBlocks/bcInvalidHeaderTest/wrongStateRoot.json");
     let mut input = None;
-    let results = host::ef_tests::run_file_cases(
-        &file,
-        |name| name == "wrongStateRoot_Cancun",
-        &mut |block| {
+    let results =
+        host::ef_tests::run_file_cases(&shared.join(file), |name| name == case, &mut |block| {
             if block.result.is_err() {
                 input = block.standard.ours.map(<[u8]>::to_vec);
             }
-        },
-    );
+        });
     assert_eq!(results.len(), 1);
     assert!(
         matches!(results[0].outcome, host::ef_tests::Outcome::Passed),
@@ -43,6 +44,59 @@ fn invalid_block_input() -> Vec<u8> {
         results[0].outcome
     );
     input.expect("the rejected block has standard input bytes")
+}
+
+/// The standard input bytes of the one block of `wrongStateRoot_Cancun`.
+fn invalid_block_input() -> Vec<u8> {
+    rejected_block_input(
+        "../ef-tests/BlockchainTests/InvalidBlocks/bcInvalidHeaderTest/wrongStateRoot.json",
+        "wrongStateRoot_Cancun",
+    )
+}
+
+/// An Amsterdam block proved through the standard guest (schema 0x1501: the payload with its
+/// block access list and slot number, the builder's requests): the EEST case whose block
+/// admits a transaction on its gas after refunds, which EIP-7778 counts before them
+/// (`GAS_USED_OVERFLOW`). Its input is proved (the app proof), verified against the standard
+/// guest rebuilt from source, and proves the native result: `false`, under Amsterdam.
+#[test]
+fn an_amsterdam_block_is_proved_false_through_the_standard_guest() {
+    let bytes = rejected_block_input(
+        "../ef-tests-amsterdam/eip7778_block_gas_accounting_without_refunds/gas_accounting/extra_tx_admission_uses_pre_refund_gas.json.gz",
+        "tests/amsterdam/eip7778_block_gas_accounting_without_refunds/test_gas_accounting.py::test_extra_tx_admission_uses_pre_refund_gas[fork_Amsterdam-refund_type_RefundTypes.STORAGE_CLEAR-blockchain_test-]",
+    );
+    let native = validate(&bytes, &Sha2Hasher);
+    assert!(!native.result.successful_validation);
+    assert_eq!(
+        native.result.schema_id,
+        stateless_ssz::Fork::Amsterdam.schema_id()
+    );
+    assert!(
+        matches!(
+            native.error(),
+            Some(StandardError::Validation(
+                ValidationError::BlockGasExceeded { .. }
+            ))
+        ),
+        "{:?}",
+        native.error()
+    );
+    let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (file, report, proved) = proof::prove_standard(
+        &bytes,
+        Keccak::Ours,
+        Limits::for_proving(21),
+        ProofKind::App,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "extra_tx_admission_uses_pre_refund_gas (Amsterdam), standard guest: {} segment(s) proved in {:.1} s",
+        file.segments,
+        report.total.as_secs_f64()
+    );
+    assert_eq!(proved, native.result);
+    let verified = proof::verify_standard(&file, true).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(verified, native.result);
 }
 
 #[test]
@@ -59,6 +113,7 @@ fn an_invalid_block_is_proved_false_and_the_proof_verifies() {
         native.error()
     );
 
+    let one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
     let (file, report, proved) = proof::prove_standard(
         &bytes,
         Keccak::Ours,
@@ -66,6 +121,7 @@ fn an_invalid_block_is_proved_false_and_the_proof_verifies() {
         ProofKind::App,
     )
     .unwrap_or_else(|e| panic!("{e}"));
+    drop(one);
     println!(
         "wrongStateRoot_Cancun, standard guest: {} segment(s) proved in {:.1} s",
         file.segments,
