@@ -46,6 +46,26 @@ fn rejected_block_input(file: &str, case: &str) -> Vec<u8> {
     input.expect("the rejected block has standard input bytes")
 }
 
+/// The app proof of the standard guest on `bytes` (one prover at a time), checked to prove
+/// `expected`, the native result.
+fn prove_app(
+    bytes: &[u8],
+    label: &str,
+    expected: &stateless_ssz::StatelessValidationResult,
+) -> proof::ProofFile {
+    let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
+    let (file, report, proved) =
+        proof::prove_standard(bytes, Keccak::Ours, Limits::for_proving(21), ProofKind::App)
+            .unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "{label}, standard guest: {} segment(s) proved in {:.1} s",
+        file.segments,
+        report.total.as_secs_f64()
+    );
+    assert_eq!(&proved, expected);
+    file
+}
+
 /// The standard input bytes of the one block of `wrongStateRoot_Cancun`.
 fn invalid_block_input() -> Vec<u8> {
     rejected_block_input(
@@ -81,20 +101,11 @@ fn an_amsterdam_block_is_proved_false_through_the_standard_guest() {
         "{:?}",
         native.error()
     );
-    let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (file, report, proved) = proof::prove_standard(
+    let file = prove_app(
         &bytes,
-        Keccak::Ours,
-        Limits::for_proving(21),
-        ProofKind::App,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    println!(
-        "extra_tx_admission_uses_pre_refund_gas (Amsterdam), standard guest: {} segment(s) proved in {:.1} s",
-        file.segments,
-        report.total.as_secs_f64()
+        "extra_tx_admission_uses_pre_refund_gas (Amsterdam)",
+        &native.result,
     );
-    assert_eq!(proved, native.result);
     let verified = proof::verify_standard(&file, true).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(verified, native.result);
 }
@@ -113,21 +124,7 @@ fn an_invalid_block_is_proved_false_and_the_proof_verifies() {
         native.error()
     );
 
-    let one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
-    let (file, report, proved) = proof::prove_standard(
-        &bytes,
-        Keccak::Ours,
-        Limits::for_proving(21),
-        ProofKind::App,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    drop(one);
-    println!(
-        "wrongStateRoot_Cancun, standard guest: {} segment(s) proved in {:.1} s",
-        file.segments,
-        report.total.as_secs_f64()
-    );
-    assert_eq!(proved, native.result);
+    let file = prove_app(&bytes, "wrongStateRoot_Cancun", &native.result);
 
     // Through a file, and verified against the guest rebuilt from source.
     let path = std::env::temp_dir().join(format!("standard-invalid-{}.proof", std::process::id()));
