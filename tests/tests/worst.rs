@@ -10,25 +10,22 @@ use host::guest::{Crypto, GuestSpec, Keccak};
 use host::report::{run_in_vm, Mode};
 use std::path::Path;
 
-/// The smallest gas a few rounds of `category`'s loop need, at least 300,000.
-fn small(category: &'static worst::Category, fork: Fork) -> worst::WorstBlock {
+/// The block of the smallest gas a few rounds of `category`'s loop need, at least 300,000;
+/// `None` when the fork has no such block.
+fn small(category: &'static worst::Category, fork: Fork) -> Option<worst::WorstBlock> {
     match worst::generate(category, 300_000, fork) {
         Err(WorstError::TooLittleGas { needs, .. }) => {
-            worst::generate(category, needs + 100_000, fork).unwrap()
+            Some(worst::generate(category, needs + 100_000, fork).unwrap())
         }
-        made => made.unwrap_or_else(|e| panic!("{}: {e}", category.name)),
+        Err(e) if e.not_under_fork() => None,
+        made => Some(made.unwrap_or_else(|e| panic!("{}: {e}", category.name))),
     }
 }
 
 /// Makes `category`'s small block under `fork`, checks that it spends its gas and is valid
 /// natively (and in the VM with `vm`); `None` when the fork has no such block.
 fn check(category: &'static worst::Category, fork: Fork, vm: bool, dir: &Path) -> Option<u64> {
-    if let Err(e) = worst::generate(category, 300_000, fork) {
-        if e.not_under_fork() {
-            return None;
-        }
-    }
-    let made = small(category, fork);
+    let made = small(category, fork)?;
     let block = &made.block;
     // It spends its gas: the loop runs until a round would not fit. Under Amsterdam the
     // header's gas is the larger of the regular and the state dimension (EIP-8037), not what

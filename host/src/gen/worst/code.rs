@@ -4,7 +4,7 @@
 //! Amsterdam, where a code that size first exists.
 
 use super::builders::{codes_of, counted, grow, many, state_accounts};
-use super::pricing::{Pricing, MAX_CODE_EIP7954};
+use super::pricing::Pricing;
 use super::{account, Workload, WorstError, ACCOUNTS};
 use crate::gen::asm::{
     Asm, ADD, CREATE2, DUP1, DUP4, EXTCODECOPY, EXTCODESIZE, ISZERO, JUMPI, MCOPY, MSTORE, MSTORE8,
@@ -12,18 +12,19 @@ use crate::gen::asm::{
 };
 use crate::gen::Fork;
 
-/// Refuses a code of `len` bytes under a fork whose code limit is smaller.
-fn allowed(category: &'static str, fork: Fork, len: usize) -> Result<(), WorstError> {
-    let max = Pricing::of(fork).max_code();
-    if len > max {
+/// Refuses a workload of `len` bytes under a fork whose `limit` (its code or initcode size)
+/// is smaller: only EIP-7954 (Amsterdam) raises them.
+fn allowed(
+    category: &'static str,
+    fork: Fork,
+    len: usize,
+    limit: fn(&Pricing) -> usize,
+) -> Result<(), WorstError> {
+    if len > limit(&Pricing::of(fork)) {
         return Err(WorstError::NotUnderFork {
             category,
             fork,
-            needs: if len <= MAX_CODE_EIP7954 {
-                "EIP-7954's 64 KiB codes (Amsterdam)"
-            } else {
-                "codes over EIP-7954's limit"
-            },
+            needs: "EIP-7954's 64 KiB codes (Amsterdam)",
         });
     }
     Ok(())
@@ -35,7 +36,7 @@ pub(super) fn extcodesize(
     gas: u64,
     len: usize,
 ) -> Result<Workload, WorstError> {
-    allowed(name, fork, len)?;
+    allowed(name, fork, len, Pricing::max_code)?;
     state_accounts((name, fork), gas, &[EXTCODESIZE, POP], codes_of(len))
 }
 
@@ -45,7 +46,7 @@ pub(super) fn extcodecopy(
     gas: u64,
     len: usize,
 ) -> Result<Workload, WorstError> {
-    allowed(name, fork, len)?;
+    allowed(name, fork, len, Pricing::max_code)?;
     let body = |a: &mut Asm| {
         a.push(len as u64).push(0).push(0).ops(&[DUP4, EXTCODECOPY]);
         a.push(1).ops(&[ADD]);
@@ -69,7 +70,7 @@ pub(super) fn create2(
     gas: u64,
     len: usize,
 ) -> Result<Workload, WorstError> {
-    allowed(name, fork, len / 2)?;
+    allowed(name, fork, len, Pricing::max_initcode)?;
     let body = |a: &mut Asm| {
         a.ops(&[DUP1])
             .push(len as u64)
