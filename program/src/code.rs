@@ -5,11 +5,12 @@
 //! next opcode past the end reads zeros (`STOP`). In the guest that copy is a second
 //! megabyte-scale stretch of memory (every code a block runs), which the prover pays for page by
 //! page, and `memcpy` instructions. The guest reads each bytecode with [`CODE_PADDING`] zero
-//! bytes after it already ([`crate::input`]), so here only the jump table is built, by the same
-//! scan as revm's `analyze_legacy` (which revm does not export), and revm runs the code where
-//! it lies. A code with no zeros after it (the standard input's, the host's) is scanned the
-//! same way and copied with its padding, as revm would; EIP-7702 delegations go through
-//! `new_raw`. The tests check every path gives revm's bytecode exactly.
+//! bytes after it already ([`crate::input`]), so revm runs the code where it lies, and its jump
+//! table waits for the code's first jump ([`crate::jumps`]), built then by the same scan as
+//! revm's `analyze_legacy` (which revm does not export). A code with no zeros after it (the
+//! standard input's, the host's) is copied with its padding, as revm would; EIP-7702
+//! delegations go through `new_raw`. The tests check every path gives revm's code and jump
+//! table.
 
 use alloc::vec::Vec;
 
@@ -22,33 +23,38 @@ use revm::bytecode::{opcode, Bytecode, BytecodeDecodeError, JumpTable};
 /// `PUSH32` with no immediate: 32 bytes, then a `STOP`), rounded up to a word.
 pub const CODE_PADDING: usize = 36;
 
-/// The bytecode `item` holds, as revm would make it from `item.buffer[..item.len]`; an error for
-/// a code that starts as an EIP-7702 delegation (`0xef01`) but is not one, which revm cannot
-/// represent (its `new_raw` panics on it). A custom pre-state can hold such a code.
+/// The bytecode `item` holds, as revm would run it from `item.buffer[..item.len]`; an error
+/// for a code that starts as an EIP-7702 delegation (`0xef01`) but is not one, which revm
+/// cannot represent (its `new_raw` panics on it). A custom pre-state can hold such a code.
+///
+/// A legacy code comes with [`crate::jumps`]' marker table, to be analysed when it first
+/// jumps; a code longer than [`crate::jumps::MAX_UNANALYSED`] is analysed here.
 pub fn bytecode(item: Item) -> Result<Bytecode, BytecodeDecodeError> {
     let Item { buffer, len } = item;
     let code = &buffer[..len];
-    let padded = buffer
-        .get(len..len + CODE_PADDING)
-        .is_some_and(|pad| pad.iter().all(|&b| b == 0));
     if code.is_empty() || code.starts_with(EIP7702_MAGIC_BYTES) {
         return Bytecode::new_raw_checked(buffer.slice(..len));
     }
-    let (jumps, padding) = analyze(code);
-    let bytes = if padded || padding == 0 {
-        buffer.slice(..len + padding)
+    let padded = buffer
+        .get(len..len + CODE_PADDING)
+        .is_some_and(|pad| pad.iter().all(|&b| b == 0));
+    let bytes = if padded {
+        buffer.slice(..len + CODE_PADDING)
     } else {
         // No zeros after it (the standard input's codes lie end to end, and the host's items
-        // have none): copied with its padding, as revm would, after our cheaper scan.
-        let mut copy = Vec::with_capacity(len + padding);
+        // have none): copied with its padding, as revm would.
+        let mut copy = Vec::with_capacity(len + CODE_PADDING);
         copy.extend_from_slice(code);
-        copy.resize(len + padding, 0);
+        copy.resize(len + CODE_PADDING, 0);
         copy.into()
     };
-    // SAFETY: `bytes` is the code followed by `padding` zero bytes (checked above for a padded
-    // buffer: `padding <= CODE_PADDING`; none needed when `padding == 0`; written so for the
-    // copy), which is exactly the padding `analyze_legacy` would append, so execution reads
-    // within the buffer, and reads the same bytes, as with revm's copy.
+    if let Some(code) = crate::jumps::unanalysed(bytes.clone(), len) {
+        return Ok(code);
+    }
+    let jumps = analyze(code);
+    // SAFETY: `bytes` is the code followed by `CODE_PADDING` zero bytes (checked above, or
+    // written so for the copy), at least the padding `analyze_legacy` would append, so
+    // execution reads within the buffer, and reads the same bytes, as with revm's copy.
     Ok(unsafe { Bytecode::new_analyzed(bytes, len, JumpTable::new(jumps)) })
 }
 
@@ -65,37 +71,29 @@ const STEP: [u8; 256] = {
     step
 };
 
-/// revm's `analyze_legacy` scan: the `JUMPDEST`s outside `PUSH` immediates, and how many zero
-/// bytes must follow the code (a trailing `PUSH`'s missing immediate, then a `STOP` unless the
-/// code ends with one; one more after a trailing `DUPN` / `SWAPN` / `EXCHANGE`).
+/// revm's `analyze_legacy` scan: the `JUMPDEST`s outside `PUSH` immediates. (revm also
+/// derives the padding the code needs from where the scan ends; [`bytecode`] gives every code
+/// [`CODE_PADDING`], at least the most any code needs.)
 // Not inlined: inside revm's code loader, its loop spills registers (measured: +27% instructions).
 #[inline(never)]
-fn analyze(code: &[u8]) -> (BitVec<u8>, usize) {
+pub(crate) fn analyze(code: &[u8]) -> BitVec<u8> {
     let mut jumps: BitVec<u8> = bitvec![u8, Lsb0; 0; code.len()];
     let range = code.as_ptr_range();
     let (start, end) = (range.start, range.end);
-    let (mut at, mut prev, mut last) = (start, 0u8, 0u8);
+    let mut at = start;
     // A pointer walk, as revm's: indexing costs the guest more instructions per opcode.
     while at < end {
-        prev = last;
         // SAFETY: `start <= at < end`, inside `code`.
-        last = unsafe { *at };
-        if last == opcode::JUMPDEST {
+        let op = unsafe { *at };
+        if op == opcode::JUMPDEST {
             // SAFETY: `jumps` has `code.len()` bits and `at` is within `code`.
             unsafe { jumps.set_unchecked(at.offset_from_unsigned(start), true) };
         }
         // A trailing `PUSH` steps past `end`: `wrapping_add` keeps that defined, and the loop
         // condition stops before any read.
-        at = at.wrapping_add(STEP[last as usize] as usize);
+        at = at.wrapping_add(STEP[op as usize] as usize);
     }
-    let overflow = at as usize - end as usize;
-    let immediates = |op: u8| usize::from(op.wrapping_sub(opcode::DUPN) < 3);
-    let tail = if last == opcode::STOP {
-        immediates(prev)
-    } else {
-        1 + immediates(last)
-    };
-    (jumps, overflow + tail)
+    jumps
 }
 
 #[cfg(test)]
@@ -112,8 +110,21 @@ mod tests {
         }
     }
 
-    fn same_as_revm(code: &[u8]) {
+    /// `ours` runs as revm's code for the same bytes: the same code, revm's padding then only
+    /// zeros, and (once analysed, as its first jump does) revm's jump table.
+    fn runs_as_revm(ours: &Bytecode, code: &[u8]) {
         let revm = Bytecode::new_raw(Bytes::copy_from_slice(code));
+        assert_eq!(ours.original_byte_slice(), code);
+        assert_eq!(ours.len(), revm.len());
+        let (head, tail) = ours.bytes_slice().split_at(revm.bytes_slice().len());
+        assert_eq!(head, revm.bytes_slice(), "{code:02x?}");
+        assert!(tail.iter().all(|&b| b == 0), "{code:02x?}");
+        let analysed = crate::jumps::JumpDests::default().analysed(ours);
+        assert_eq!(analysed.bytes_slice(), ours.bytes_slice());
+        assert_eq!(analysed.legacy_jump_table(), revm.legacy_jump_table());
+    }
+
+    fn same_as_revm(code: &[u8]) {
         // Padded, unpadded, and followed by other bytes (as in the standard input).
         let mut followed = code.to_vec();
         followed.extend_from_slice(&[0x5b; 40]);
@@ -125,13 +136,19 @@ mod tests {
                 len: code.len(),
             },
         ] {
-            let ours = bytecode(item).unwrap();
-            assert_eq!(ours.bytes_slice(), revm.bytes_slice(), "{code:02x?}");
-            assert_eq!(ours.len(), revm.len());
-            assert_eq!(ours.legacy_jump_table(), revm.legacy_jump_table());
-            assert_eq!(ours.original_byte_slice(), code);
-            assert_eq!(ours, revm);
+            runs_as_revm(&bytecode(item).unwrap(), code);
         }
+    }
+
+    /// A code longer than the marker table is analysed on load, as revm does.
+    #[test]
+    fn a_long_code_is_analysed_on_load() {
+        let mut code = alloc::vec![opcode::JUMPDEST; crate::jumps::MAX_UNANALYSED + 1];
+        code[7] = opcode::PUSH2;
+        let ours = bytecode(padded(&code)).unwrap();
+        let revm = Bytecode::new_raw(code.into());
+        assert_eq!(ours.legacy_jump_table(), revm.legacy_jump_table());
+        assert_eq!(ours.original_byte_slice(), revm.original_byte_slice());
     }
 
     #[test]
@@ -167,18 +184,16 @@ mod tests {
 
     #[test]
     fn unpadded_or_delegating_codes_are_revm_s() {
-        let code = Bytes::from_static(&[opcode::PUSH1, 1]);
-        let plain = bytecode(Item::from(code.clone())).unwrap();
-        assert_eq!(plain, Bytecode::new_raw(code));
+        let code = [opcode::PUSH1, 1];
+        runs_as_revm(&bytecode(Item::from(code.to_vec())).unwrap(), &code);
         // A nonzero byte in the padding: not trusted, copied as revm does.
         let mut item = padded(&[opcode::PUSH1]);
         let mut buffer = item.buffer.to_vec();
         buffer[3] = 1;
         item.buffer = buffer.into();
-        assert_eq!(
-            bytecode(item),
-            Ok(Bytecode::new_raw(Bytes::from_static(&[opcode::PUSH1])))
-        );
+        let ours = bytecode(item).unwrap();
+        runs_as_revm(&ours, &[opcode::PUSH1]);
+        assert!(ours.bytes_slice()[1..].iter().all(|&b| b == 0));
         let delegation = [EIP7702_MAGIC_BYTES, &[0], &[7; 20]].concat();
         assert_eq!(
             bytecode(padded(&delegation)),

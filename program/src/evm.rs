@@ -39,6 +39,9 @@ use revm::state::{Account, Bytecode, EvmState};
 use revm::{Database, ExecuteEvm};
 
 use crate::db::PreState;
+use crate::jumps::{self, JumpDests};
+use revm::bytecode::opcode::{JUMP, JUMPI};
+use revm::interpreter::{Instruction, InstructionContext, InstructionExecResult};
 
 /// Whether an account's storage, as the block found it, is non-empty.
 pub trait StorageProbe {
@@ -334,8 +337,9 @@ pub fn system_call_gas(spec: SpecId) -> u64 {
     }
 }
 
-/// The context of [`BlockEvm`]: revm's mainnet context with [`Eip7610Journal`].
-pub type BlockContext<DB> = Context<BlockEnv, TxEnv, CfgEnv, DB, Eip7610Journal<DB>>;
+/// The context of [`BlockEvm`]: revm's mainnet context with [`Eip7610Journal`], and the codes
+/// whose jump destinations were found ([`JumpDests`]) as its chain-specific part.
+pub type BlockContext<DB> = Context<BlockEnv, TxEnv, CfgEnv, DB, Eip7610Journal<DB>, JumpDests>;
 
 type Inner<DB> = revm::handler::MainnetEvm<BlockContext<DB>>;
 
@@ -356,10 +360,30 @@ impl<DB: Database + StorageProbe> BlockEvm<DB> {
         let ctx = BlockContext::<DB>::new(db, env.cfg_env.spec)
             .with_block(env.block_env)
             .with_cfg(env.cfg_env);
-        Self {
-            inner: ctx.build_mainnet(),
-        }
+        let mut inner = ctx.build_mainnet();
+        // `JUMP` and `JUMPI` that analyse a witness code on its first jump ([`crate::jumps`]),
+        // at revm's gas.
+        let gas = *inner.instruction.gas_table();
+        inner
+            .instruction
+            .insert_instruction(JUMP, Instruction::new(jump::<DB>), gas[JUMP as usize]);
+        inner
+            .instruction
+            .insert_instruction(JUMPI, Instruction::new(jumpi::<DB>), gas[JUMPI as usize]);
+        Self { inner }
     }
+}
+
+fn jump<DB: Database + StorageProbe>(
+    ctx: InstructionContext<'_, BlockContext<DB>, EthInterpreter>,
+) -> InstructionExecResult {
+    jumps::jump(ctx.interpreter, &mut ctx.host.chain)
+}
+
+fn jumpi<DB: Database + StorageProbe>(
+    ctx: InstructionContext<'_, BlockContext<DB>, EthInterpreter>,
+) -> InstructionExecResult {
+    jumps::jumpi(ctx.interpreter, &mut ctx.host.chain)
 }
 
 impl<DB: alloy_evm::Database + StorageProbe> Evm for BlockEvm<DB> {

@@ -1,0 +1,143 @@
+//! Jump destinations, found when a code first jumps, not when it is loaded.
+//!
+//! revm builds a legacy code's jump table when the code is loaded, and a code is loaded for
+//! `EXTCODESIZE`, `EXTCODECOPY` and `EXTCODEHASH` as well as for a call. The scan is the
+//! guest's dearest per-byte work (about 13 instructions per byte of an all-`JUMPDEST` code,
+//! measured: 97% of the `extcodesize-64k` worst case, BENCHMARKS.md), and a code that is only
+//! sized, copied or hashed never needs it. So the witness's codes reach revm with a marker
+//! table ([`unanalysed`]: every bit clear, shared, never read), and this module's `JUMP` and
+//! `JUMPI` ([`jump`], [`jumpi`]), which [`crate::evm::BlockEvm`] puts in revm's instruction
+//! table, swap the running frame's code for the analysed one the first time that frame jumps.
+//! A code is analysed at most once per block ([`JumpDests`] keeps each analysed code, keyed by
+//! where its bytes lie), and exactly as revm would ([`crate::code`]'s scan; the tests compare
+//! with revm's tables).
+//!
+//! revm has no hook for this: its `Bytecode` holds an immutable table built eagerly, and its
+//! frames take the loaded code as is. Replacing the two instructions is the one place every
+//! jump passes through; every other instruction reads only the code's bytes, which the marker
+//! code shares with the analysed one, so a frame's `pc` and immediates are unchanged by the
+//! swap. A code with the marker run by any other EVM would find no jump valid, so only
+//! [`crate::evm::BlockEvm`], which replaces both instructions, runs the witness's codes.
+
+use alloc::collections::BTreeMap;
+
+use alloy_primitives::{Bytes, U256};
+use revm::bytecode::{Bytecode, JumpTable};
+use revm::interpreter::interpreter::{EthInterpreter, ExtBytecode};
+use revm::interpreter::interpreter_types::Jumps;
+use revm::interpreter::{InstructionExecResult, InstructionResult, Interpreter};
+
+use crate::code::{analyze, CODE_PADDING};
+
+/// The longest code given the marker table (a longer one, possible only in a custom
+/// pre-state, is analysed on load): twice EIP-7954's 64 KiB code limit.
+pub const MAX_UNANALYSED: usize = 0x20000;
+
+/// The marker table: all clear, one bit per byte of the longest marked code. Compared by
+/// address only; its bits are never consulted, because [`jump`] and [`jumpi`] swap a marked
+/// code for its analysed one before they check a destination.
+static UNANALYSED: [u8; MAX_UNANALYSED / 8] = [0; MAX_UNANALYSED / 8];
+
+/// A code for revm with the marker table: `bytes` is the code (`len` bytes) followed by at
+/// least [`CODE_PADDING`] zero bytes. `None` when the code is longer than [`MAX_UNANALYSED`].
+pub(crate) fn unanalysed(bytes: Bytes, len: usize) -> Option<Bytecode> {
+    if len > MAX_UNANALYSED || bytes.len() < len + CODE_PADDING {
+        return None;
+    }
+    let table = JumpTable::from_static_slice(&UNANALYSED[..len.div_ceil(8)], len);
+    // SAFETY: `bytes` holds the code and then `CODE_PADDING` zero bytes (the caller's
+    // contract), at least the padding revm's analysis would append (a trailing `PUSH32`'s
+    // missing immediate and a `STOP`), so execution reads within the buffer and reads zeros
+    // past the code, as with revm's copy. The table marks no destination: a frame running this
+    // code swaps it for the analysed one before any destination is checked ([`jump`]).
+    Some(unsafe { Bytecode::new_analyzed(bytes, len, table) })
+}
+
+/// Whether `code` carries the marker table.
+#[inline(always)]
+fn is_unanalysed(code: &Bytecode) -> bool {
+    code.legacy_jump_table()
+        .is_some_and(|table| core::ptr::eq(table.as_slice().as_ptr(), UNANALYSED.as_ptr()))
+}
+
+/// The codes analysed so far in a block, by the address of their bytes. Each entry holds the
+/// bytes (the analysed code shares them), so no other code can come to lie at that address
+/// while the entry lives.
+#[derive(Debug, Default)]
+pub struct JumpDests {
+    analysed: BTreeMap<usize, Bytecode>,
+}
+
+impl JumpDests {
+    /// `code` (marked) with its jump table: analysed on first use, then kept.
+    pub(crate) fn analysed(&mut self, code: &Bytecode) -> Bytecode {
+        self.analysed
+            .entry(code.bytecode_ptr() as usize)
+            .or_insert_with(|| analyse(code))
+            .clone()
+    }
+
+    /// How many codes were analysed (the tests' view).
+    pub fn len(&self) -> usize {
+        self.analysed.len()
+    }
+
+    /// Whether no code was analysed.
+    pub fn is_empty(&self) -> bool {
+        self.analysed.is_empty()
+    }
+}
+
+/// A marked code with its jump table, over the same bytes.
+#[inline(never)]
+fn analyse(code: &Bytecode) -> Bytecode {
+    let jumps = analyze(code.original_byte_slice());
+    // SAFETY: the same bytes and length as the marked code, which `unanalysed` checked carry
+    // `CODE_PADDING` zeros after the code, at least the padding the scan asks for.
+    unsafe { Bytecode::new_analyzed(code.bytecode().clone(), code.len(), JumpTable::new(jumps)) }
+}
+
+/// revm's `JUMP`, analysing the frame's code first if it is marked.
+pub fn jump(interpreter: &mut Interpreter<EthInterpreter>, dests: &mut JumpDests) -> InstructionExecResult {
+    let Some([target]) = interpreter.stack.popn() else {
+        return Err(InstructionResult::StackUnderflow);
+    };
+    jump_to(interpreter, dests, target)
+}
+
+/// revm's `JUMPI`, analysing the frame's code first if it is marked and the jump is taken.
+pub fn jumpi(interpreter: &mut Interpreter<EthInterpreter>, dests: &mut JumpDests) -> InstructionExecResult {
+    let Some([target, condition]) = interpreter.stack.popn() else {
+        return Err(InstructionResult::StackUnderflow);
+    };
+    if condition.is_zero() {
+        return Ok(());
+    }
+    jump_to(interpreter, dests, target)
+}
+
+fn jump_to(
+    interpreter: &mut Interpreter<EthInterpreter>,
+    dests: &mut JumpDests,
+    target: U256,
+) -> InstructionExecResult {
+    if is_unanalysed(&interpreter.bytecode) {
+        swap_in_analysed(&mut interpreter.bytecode, dests);
+    }
+    let target = usize::try_from(target).unwrap_or(usize::MAX);
+    if !interpreter.bytecode.is_valid_legacy_jump(target) {
+        return Err(InstructionResult::InvalidJump);
+    }
+    interpreter.bytecode.absolute_jump(target);
+    Ok(())
+}
+
+/// Replaces the frame's marked code with the analysed one, at the same `pc`, with the same
+/// hash. Called mid-instruction: the frame has no pending action.
+#[cold]
+fn swap_in_analysed(bytecode: &mut ExtBytecode, dests: &mut JumpDests) {
+    let pc = bytecode.pc();
+    let mut analysed = ExtBytecode::new_with_optional_hash(dests.analysed(bytecode), bytecode.hash());
+    analysed.absolute_jump(pc);
+    *bytecode = analysed;
+}
