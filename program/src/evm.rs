@@ -364,12 +364,16 @@ impl<DB: Database + StorageProbe> BlockEvm<DB> {
         // `JUMP` and `JUMPI` that analyse a witness code on its first jump ([`crate::jumps`]),
         // at revm's gas.
         let gas = *inner.instruction.gas_table();
-        inner
-            .instruction
-            .insert_instruction(JUMP, Instruction::new(jump::<DB>), gas[JUMP as usize]);
-        inner
-            .instruction
-            .insert_instruction(JUMPI, Instruction::new(jumpi::<DB>), gas[JUMPI as usize]);
+        inner.instruction.insert_instruction(
+            JUMP,
+            Instruction::new(jump::<DB>),
+            gas[JUMP as usize],
+        );
+        inner.instruction.insert_instruction(
+            JUMPI,
+            Instruction::new(jumpi::<DB>),
+            gas[JUMPI as usize],
+        );
         Self { inner }
     }
 }

@@ -5,7 +5,7 @@
 //! guest's dearest per-byte work (about 13 instructions per byte of an all-`JUMPDEST` code,
 //! measured: 97% of the `extcodesize-64k` worst case, BENCHMARKS.md), and a code that is only
 //! sized, copied or hashed never needs it. So the witness's codes reach revm with a marker
-//! table ([`unanalysed`]: every bit clear, shared, never read), and this module's `JUMP` and
+//! table ([`unanalysed`]: every bit clear, shared), and this module's `JUMP` and
 //! `JUMPI` ([`jump`], [`jumpi`]), which [`crate::evm::BlockEvm`] puts in revm's instruction
 //! table, swap the running frame's code for the analysed one the first time that frame jumps.
 //! A code is analysed at most once per block ([`JumpDests`] keeps each analysed code, keyed by
@@ -33,9 +33,9 @@ use crate::code::{analyze, CODE_PADDING};
 /// pre-state, is analysed on load): twice EIP-7954's 64 KiB code limit.
 pub const MAX_UNANALYSED: usize = 0x20000;
 
-/// The marker table: all clear, one bit per byte of the longest marked code. Compared by
-/// address only; its bits are never consulted, because [`jump`] and [`jumpi`] swap a marked
-/// code for its analysed one before they check a destination.
+/// The marker table: all clear, one bit per byte of the longest marked code, so that no
+/// destination is valid in it: a marked code's first jump fails revm's check, and only then
+/// do [`jump`] and [`jumpi`] look for the marker (by address) and swap in the analysed code.
 static UNANALYSED: [u8; MAX_UNANALYSED / 8] = [0; MAX_UNANALYSED / 8];
 
 /// A code for revm with the marker table: `bytes` is the code (`len` bytes) followed by at
@@ -48,8 +48,8 @@ pub(crate) fn unanalysed(bytes: Bytes, len: usize) -> Option<Bytecode> {
     // SAFETY: `bytes` holds the code and then `CODE_PADDING` zero bytes (the caller's
     // contract), at least the padding revm's analysis would append (a trailing `PUSH32`'s
     // missing immediate and a `STOP`), so execution reads within the buffer and reads zeros
-    // past the code, as with revm's copy. The table marks no destination: a frame running this
-    // code swaps it for the analysed one before any destination is checked ([`jump`]).
+    // past the code, as with revm's copy. The table (`len` bits) marks no destination: a
+    // frame's first jump in this code fails, and `jump_to` then swaps in the analysed code.
     Some(unsafe { Bytecode::new_analyzed(bytes, len, table) })
 }
 
@@ -98,7 +98,10 @@ fn analyse(code: &Bytecode) -> Bytecode {
 }
 
 /// revm's `JUMP`, analysing the frame's code first if it is marked.
-pub fn jump(interpreter: &mut Interpreter<EthInterpreter>, dests: &mut JumpDests) -> InstructionExecResult {
+pub fn jump(
+    interpreter: &mut Interpreter<EthInterpreter>,
+    dests: &mut JumpDests,
+) -> InstructionExecResult {
     let Some([target]) = interpreter.stack.popn() else {
         return Err(InstructionResult::StackUnderflow);
     };
@@ -106,7 +109,10 @@ pub fn jump(interpreter: &mut Interpreter<EthInterpreter>, dests: &mut JumpDests
 }
 
 /// revm's `JUMPI`, analysing the frame's code first if it is marked and the jump is taken.
-pub fn jumpi(interpreter: &mut Interpreter<EthInterpreter>, dests: &mut JumpDests) -> InstructionExecResult {
+pub fn jumpi(
+    interpreter: &mut Interpreter<EthInterpreter>,
+    dests: &mut JumpDests,
+) -> InstructionExecResult {
     let Some([target, condition]) = interpreter.stack.popn() else {
         return Err(InstructionResult::StackUnderflow);
     };
@@ -121,12 +127,17 @@ fn jump_to(
     dests: &mut JumpDests,
     target: U256,
 ) -> InstructionExecResult {
-    if is_unanalysed(&interpreter.bytecode) {
-        swap_in_analysed(&mut interpreter.bytecode, dests);
-    }
     let target = usize::try_from(target).unwrap_or(usize::MAX);
+    // A marked code's table has no destination, so its first jump lands here: the analysed
+    // code's jumps pay nothing for the marker.
     if !interpreter.bytecode.is_valid_legacy_jump(target) {
-        return Err(InstructionResult::InvalidJump);
+        if !is_unanalysed(&interpreter.bytecode) {
+            return Err(InstructionResult::InvalidJump);
+        }
+        swap_in_analysed(&mut interpreter.bytecode, dests);
+        if !interpreter.bytecode.is_valid_legacy_jump(target) {
+            return Err(InstructionResult::InvalidJump);
+        }
     }
     interpreter.bytecode.absolute_jump(target);
     Ok(())
@@ -137,7 +148,8 @@ fn jump_to(
 #[cold]
 fn swap_in_analysed(bytecode: &mut ExtBytecode, dests: &mut JumpDests) {
     let pc = bytecode.pc();
-    let mut analysed = ExtBytecode::new_with_optional_hash(dests.analysed(bytecode), bytecode.hash());
+    let mut analysed =
+        ExtBytecode::new_with_optional_hash(dests.analysed(bytecode), bytecode.hash());
     analysed.absolute_jump(pc);
     *bytecode = analysed;
 }

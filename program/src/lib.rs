@@ -30,8 +30,8 @@ pub mod execute;
 #[cfg(feature = "guest")]
 pub mod guest;
 pub mod header;
-pub mod jumps;
 pub mod input;
+pub mod jumps;
 pub mod public;
 pub mod standard;
 pub mod validate;

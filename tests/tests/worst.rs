@@ -73,7 +73,7 @@ fn every_category_makes_a_block_valid_natively_and_in_the_vm() {
         );
     }
     // Every category but EIP-7954's 64 KiB codes exists under Osaka.
-    assert_eq!(made, CATEGORIES.len() - 3);
+    assert_eq!(made, CATEGORIES.len() - 4);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

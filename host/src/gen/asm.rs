@@ -42,6 +42,7 @@ pub(crate) const DUP1: u8 = 0x80;
 pub(crate) const DUP2: u8 = 0x81;
 pub(crate) const DUP3: u8 = 0x82;
 pub(crate) const DUP4: u8 = 0x83;
+pub(crate) const DUP6: u8 = 0x85;
 pub(crate) const SWAP1: u8 = 0x90;
 pub(crate) const LOG1: u8 = 0xa1;
 pub(crate) const LOG2: u8 = 0xa2;

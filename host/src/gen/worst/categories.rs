@@ -6,7 +6,7 @@ use alloy_primitives::{address, Address, Bytes};
 use super::builders::{
     calldata, counted, grow, on_counter, plain, state_accounts, storage, ON_COUNTER_GAS,
 };
-use super::code::{create2, extcodecopy, extcodesize};
+use super::code::{call, create2, extcodecopy, extcodesize};
 use super::precompiles::PRECOMPILES;
 use super::pricing::{Pricing, MAX_CODE_EIP170, MAX_CODE_EIP7954};
 use super::{account, Workload, WorstError, ACCOUNTS};
@@ -149,6 +149,12 @@ const OTHERS: &[Category] = &[
         build: |fork, gas| extcodecopy(("extcodecopy-24k", fork), gas, MAX_CODE_EIP170),
     },
     Category {
+        name: "call-24k",
+        group: "code",
+        about: "cold CALL of distinct 24 KiB contracts that jump at once (each code hashed and analysed)",
+        build: |fork, gas| call(("call-24k", fork), gas, MAX_CODE_EIP170),
+    },
+    Category {
         name: "create2-48k",
         group: "code",
         about:
@@ -166,6 +172,12 @@ const OTHERS: &[Category] = &[
         group: "code",
         about: "cold EXTCODECOPY of all of distinct 64 KiB contracts (EIP-7954, from Amsterdam)",
         build: |fork, gas| extcodecopy(("extcodecopy-64k", fork), gas, MAX_CODE_EIP7954),
+    },
+    Category {
+        name: "call-64k",
+        group: "code",
+        about: "cold CALL of distinct 64 KiB contracts that jump at once (EIP-7954, from Amsterdam)",
+        build: |fork, gas| call(("call-64k", fork), gas, MAX_CODE_EIP7954),
     },
     Category {
         name: "create2-128k",

@@ -1,16 +1,17 @@
 //! The code categories' workloads: codes of the largest size a fork allows, read cold from
-//! other accounts (`EXTCODESIZE`, `EXTCODECOPY`) or created (`CREATE2` of the largest
-//! initcode). Each is made at EIP-170's 24 KiB under every fork, and at EIP-7954's 64 KiB from
+//! other accounts (`EXTCODESIZE`, `EXTCODECOPY`), called cold and made to jump (the one way
+//! to have a code's jump destinations found), or created (`CREATE2` of the largest initcode). Each is made at EIP-170's 24 KiB under every fork, and at EIP-7954's 64 KiB from
 //! Amsterdam, where a code that size first exists.
 
 use super::builders::{codes_of, counted, grow, many, state_accounts};
 use super::pricing::Pricing;
 use super::{account, Workload, WorstError, ACCOUNTS};
 use crate::gen::asm::{
-    Asm, ADD, CREATE2, DUP1, DUP4, EXTCODECOPY, EXTCODESIZE, ISZERO, JUMPI, MCOPY, MSTORE, MSTORE8,
-    POP,
+    Asm, ADD, CALL, CREATE2, DUP1, DUP4, DUP6, EXTCODECOPY, EXTCODESIZE, GAS, ISZERO, JUMP,
+    JUMPDEST, JUMPI, MCOPY, MSTORE, MSTORE8, POP, PUSH1, STOP,
 };
 use crate::gen::Fork;
+use alloy_primitives::Bytes;
 
 /// Refuses a workload of `len` bytes under a fork whose `limit` (its code or initcode size)
 /// is smaller: only EIP-7954 (Amsterdam) raises them.
@@ -61,6 +62,52 @@ pub(super) fn extcodecopy(
             .insert(address, account(1, codes_of(len)(i)));
     }
     Ok(workload)
+}
+
+/// Cold `CALL`s of distinct contracts of `len` bytes, each of which jumps at once (so its
+/// jump destinations are found: every byte but the first few a `JUMPDEST`) and stops.
+pub(super) fn call(
+    (name, fork): (&'static str, Fork),
+    gas: u64,
+    len: usize,
+) -> Result<Workload, WorstError> {
+    allowed(name, fork, len, Pricing::max_code)?;
+    let body = |a: &mut Asm| {
+        // retSize, retOffset, argsSize, argsOffset, value; the counter as the address; GAS.
+        a.push(0)
+            .push(0)
+            .push(0)
+            .push(0)
+            .push(0)
+            .ops(&[DUP6, GAS, CALL, POP]);
+        a.push(1).ops(&[ADD]);
+    };
+    // Five pushes, DUP6, GAS, the call (the callee runs 17 gas), POP, PUSH1 and ADD.
+    let cost = Pricing::of(fork).cold_account() + 5 * 3 + 3 + 2 + JUMPING_GAS + 2 + 3 + 3;
+    let (mut workload, n) = counted((name, ACCOUNTS), gas, &body, (cost, 2), &|_| {})?;
+    for (i, address) in many(n) {
+        workload
+            .accounts
+            .insert(address, account(1, jumping(len, i)));
+    }
+    Ok(workload)
+}
+
+/// What [`jumping`]'s code runs: `PUSH8`, `POP`, `PUSH1`, `JUMP`, `JUMPDEST`, `STOP`.
+const JUMPING_GAS: u64 = 3 + 2 + 3 + 8 + 1;
+
+/// A code of `len` bytes unique to `i` that pushes `i`, jumps over a `STOP` to a `JUMPDEST`
+/// and stops; the rest `JUMPDEST`s (the scan's dearest byte).
+fn jumping(len: usize, i: u64) -> Bytes {
+    let mut code = vec![JUMPDEST; len];
+    let head = [
+        &[PUSH1 + 7][..],
+        &i.to_be_bytes(),
+        &[POP, PUSH1, 14, JUMP, STOP, JUMPDEST, STOP],
+    ]
+    .concat();
+    code[..head.len()].copy_from_slice(&head);
+    code.into()
 }
 
 /// `CREATE2` of `len` bytes of initcode (analysed and hashed) that stops at once: an empty
