@@ -1,7 +1,8 @@
 //! `host run --native` as a user runs it: the four verdicts, each with its exit status, its
 //! printed word and its JSON, on the project's `devnet-small` block (valid), the same block with
 //! a wrong gas used (invalid), the same block with no state nodes in its witness (witness
-//! insufficient), and the same block under a config whose merge comes after it (unusable).
+//! insufficient), and the same block under a config whose merge comes after it (unusable); and
+//! `host stateless-input` / `host run --stateless-input` on an execution-spec-tests case.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -114,4 +115,59 @@ fn four_verdicts_four_exit_statuses() {
     for dir in [valid, invalid, insufficient, unusable] {
         std::fs::remove_dir_all(dir).unwrap();
     }
+}
+
+/// An execution-spec-tests case (its name holds `/`, `:` and `[`) becomes standard inputs under
+/// safe file names, each named on stdout; `host run --stateless-input` writes its JSON.
+#[test]
+fn an_eest_case_becomes_standard_inputs_run_with_json() {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+    let file = shared.join(
+        "ef-tests-amsterdam/eip7981_increase_access_list_cost/access_list_cost/access_list_data_cost_with_execution.json.gz",
+    );
+    let case = "tests/amsterdam/eip7981_increase_access_list_cost/test_access_list_cost.py::test_access_list_data_cost_with_execution[fork_Amsterdam-tx_type_1-blockchain_test_from_state_test-single_address_two_keys]";
+    let dir = std::env::temp_dir().join(format!("host-cli-{}-eest", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(["stateless-input", "--ef-file"])
+        .arg(&file)
+        .args(["--ef-case", case, "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let written: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(written.len(), 1, "{written:?}");
+    let name = written[0].file_name().unwrap().to_str().unwrap();
+    assert!(
+        name.ends_with("-0.ssz") && name.starts_with("tests_amsterdam_"),
+        "{name}"
+    );
+    assert!(
+        stdout.contains(name) && stdout.contains("(valid)"),
+        "{stdout}"
+    );
+
+    let json = dir.join("run.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(["run", "--native", "--stateless-input"])
+        .arg(&written[0])
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    assert_eq!(report["native"]["verdict"], "valid");
+    assert_eq!(report["result"]["successful_validation"], true);
+    assert_eq!(report["result"]["schema_id"], 0x1501);
+    assert!(report["vm"].is_null());
+    std::fs::remove_dir_all(&dir).unwrap();
 }

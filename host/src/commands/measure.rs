@@ -40,8 +40,8 @@ pub struct RunArgs {
     pub json: Option<PathBuf>,
     /// Run the standard guest (EIP-8025 I/O) on these input bytes instead of the block guest
     /// on a block: print the decoded 43-byte result, natively and in the VM (with `--airs`,
-    /// where the cells go).
-    #[arg(long, conflicts_with_all = ["segments", "json"])]
+    /// where the cells go; with `--json`, the result, the native verdict and the metering).
+    #[arg(long, conflicts_with_all = ["segments"])]
     pub stateless_input: Option<PathBuf>,
     /// Stop the guest after this many instructions (VM modes): a guest still running then is
     /// reported as over budget, and not measured.
@@ -111,6 +111,7 @@ impl RunArgs {
                 crypto: self.crypto,
                 airs: self.airs,
                 budget: self.max_instructions,
+                json: self.json.clone(),
             };
             return super::standard::run(path, how);
         }

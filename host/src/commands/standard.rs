@@ -73,7 +73,7 @@ fn ef_inputs(file: &Path, case: &str, dir: &Path) -> anyhow::Result<ExitCode> {
     let mut index = 0;
     let results = host::ef_tests::run_file_cases(file, |name| name == case, &mut |block| {
         if let Some(bytes) = block.standard.ours {
-            let path = dir.join(format!("{case}-{index}.ssz"));
+            let path = dir.join(format!("{}-{index}.ssz", file_stem_of(case)));
             let verdict = block.result.as_ref().map_or_else(
                 |e| format!("{}: {e}", e.verdict().name()),
                 |_| "valid".into(),
@@ -90,6 +90,26 @@ fn ef_inputs(file: &Path, case: &str, dir: &Path) -> anyhow::Result<ExitCode> {
         println!("{} bytes -> {} ({verdict})", bytes.len(), path.display());
     }
     Ok(exit_status(!written.is_empty()))
+}
+
+/// A file name for an EF case: its name with every character but ASCII letters, digits, `.`,
+/// `_` and `-` made `_` (execution-spec-tests names hold `/`, `:`, `[`), cut to 120 bytes with
+/// the first 8 hex digits of the full name's keccak after it when longer (a name can pass
+/// 255 bytes), so two cases never share a file.
+fn file_stem_of(case: &str) -> String {
+    let safe: String = case
+        .chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '-' => c,
+            _ => '_',
+        })
+        .collect();
+    if safe.len() <= 120 && safe == case {
+        return safe;
+    }
+    let hash = alloy_primitives::keccak256(case.as_bytes());
+    let cut = &safe[..safe.len().min(120)];
+    format!("{cut}-{}", &alloy_primitives::hex::encode(hash)[..8])
 }
 
 fn print_result(result: &StatelessValidationResult) {
@@ -122,6 +142,8 @@ pub struct How {
     pub airs: bool,
     /// The instruction budget, checked before the measured run.
     pub budget: Option<u64>,
+    /// Where to write the run as JSON.
+    pub json: Option<PathBuf>,
 }
 
 /// `host run --stateless-input F`: the standard guest on the bytes of `path`.
@@ -132,6 +154,7 @@ pub fn run(path: &Path, how: How) -> anyhow::Result<ExitCode> {
         crypto,
         airs,
         budget,
+        json,
     } = how;
     let bytes = read_input(path)?;
     let spec = (mode != Mode::Native)
@@ -162,6 +185,37 @@ pub fn run(path: &Path, how: How) -> anyhow::Result<ExitCode> {
         if airs {
             print!("{}", print::airs_table(&metering.airs));
         }
+    }
+    if let Some(out) = &json {
+        let hex = |b: &[u8]| format!("0x{}", alloy_primitives::hex::encode(b));
+        let native = match &run.native.outcome {
+            Ok(out) => serde_json::json!({
+                "verdict": "valid",
+                "block_hash": hex(out.block_hash.as_slice()),
+                "tx_count": out.tx_count,
+                "gas_used": out.gas_used,
+            }),
+            Err(e) => serde_json::json!({ "verdict": e.verdict().name(), "error": e.to_string() }),
+        };
+        let report = serde_json::json!({
+            "input": path.display().to_string(),
+            "bytes": bytes.len(),
+            "result": {
+                "successful_validation": result.successful_validation,
+                "new_payload_request_root": hex(&result.new_payload_request_root),
+                "chain_id": result.chain_id,
+                "schema_id": result.schema_id,
+                "bytes": hex(&result.to_bytes()),
+            },
+            "native": native,
+            "vm": run.vm.as_ref().map(|(_, metering)| serde_json::json!({
+                "guest": "standard",
+                "keccak": keccak.name(),
+                "crypto": crypto.name(),
+                "metering": metering,
+            })),
+        });
+        print::write_json(out, &report)?;
     }
     Ok(exit_status(result.successful_validation))
 }
@@ -314,4 +368,22 @@ fn write_json(path: Option<&Path>, json: &serde_json::Value) -> anyhow::Result<(
             .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file_stem_of;
+
+    #[test]
+    fn an_ef_case_name_becomes_a_safe_distinct_file_name() {
+        assert_eq!(file_stem_of("simple_case-1"), "simple_case-1");
+        let a = "tests/amsterdam/eip7928_block_level_access_lists/test_x.py::test_y[fork_Amsterdam-blockchain_test]";
+        let b = a.replace("test_y", "test_z");
+        let (sa, sb) = (file_stem_of(a), file_stem_of(&b));
+        assert!(!sa.contains(['/', ':', '[', ']']), "{sa}");
+        assert_ne!(sa, sb);
+        let long = "x/".repeat(400);
+        assert!(file_stem_of(&long).len() <= 129);
+        assert_ne!(file_stem_of(&long), file_stem_of(&"x/".repeat(401)));
+    }
 }
