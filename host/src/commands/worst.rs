@@ -163,10 +163,31 @@ impl WorstArgs {
         let mut rows = Vec::new();
         let fork = self.fork.to_possible_value().expect("no fork is skipped");
         let source = format!("generated ({})", fork.get_name());
-        for category in chosen {
+        eprintln!(
+            "host worst: {} categories at {} gas each ({} pricing), made into {} first, then each \
+             block metered in the VM with the block guest, the EEST and mainnet blocks after \
+             them; the state and code categories' witnesses grow with the gas (hundreds of MB \
+             each at 60 M gas)",
+            chosen.len(),
+            self.gas,
+            fork.get_name(),
+            out.display()
+        );
+        let made_of = chosen.len();
+        for (i, category) in chosen.into_iter().enumerate() {
             match worst::generate(category, self.gas, self.fork) {
                 Ok(made) => {
                     made.block.write(&out, &made.chain_json)?;
+                    let witness = out.join(format!("{}.witness.json", made.block.id));
+                    let bytes = std::fs::metadata(&witness).map_or(0, |m| m.len());
+                    eprintln!(
+                        "[{}/{made_of}] made {}: {} gas in {} transactions, {:.2} MB of witness",
+                        i + 1,
+                        made.block.id,
+                        made.block.output.gas_used,
+                        made.block.output.tx_count,
+                        bytes as f64 / 1e6
+                    );
                     jobs.push((out.clone(), made.block.id.clone(), source.clone()));
                 }
                 // Not asked for by name, and without a block under this fork: no row.
