@@ -92,10 +92,10 @@ fn ef_inputs(file: &Path, case: &str, dir: &Path) -> anyhow::Result<ExitCode> {
     Ok(exit_status(!written.is_empty()))
 }
 
-/// A file name for an EF case: its name with every character but ASCII letters, digits, `.`,
-/// `_` and `-` made `_` (execution-spec-tests names hold `/`, `:`, `[`), cut to 120 bytes with
-/// the first 8 hex digits of the full name's keccak after it when longer (a name can pass
-/// 255 bytes), so two cases never share a file.
+/// A file name for an EF case: the name itself when it is a plain name of at most 120 bytes;
+/// otherwise every character but ASCII letters, digits, `.`, `_` and `-` made `_`
+/// (execution-spec-tests names hold `/`, `:`, `[`), cut to 120 bytes (a name can pass 255),
+/// then the first 8 hex digits of the full name's keccak, so two cases never share a file.
 fn file_stem_of(case: &str) -> String {
     let safe: String = case
         .chars()
