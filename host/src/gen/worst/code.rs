@@ -55,11 +55,21 @@ pub(super) fn extcodecopy(
     // Three pushes, DUP4, the copy, PUSH1 and ADD.
     let cost = Pricing::of(fork).cold_extcodecopy(len) + 3 * 4 + 6;
     let setup = grow(len as u64 - 1);
-    let (mut workload, n) = counted((name, ACCOUNTS), gas, &body, (cost, 2), &setup)?;
+    over_codes(name, gas, (&body, cost), &setup, codes_of(len))
+}
+
+/// A counter loop of `body` (each round `cost` gas) after `setup`, over the accounts
+/// `ACCOUNTS + i`, each in genesis with 1 wei and `code(i)`.
+fn over_codes(
+    name: &'static str,
+    gas: u64,
+    (body, cost): (&dyn Fn(&mut Asm), u64),
+    setup: &dyn Fn(&mut Asm),
+    code: impl Fn(u64) -> Bytes,
+) -> Result<Workload, WorstError> {
+    let (mut workload, n) = counted((name, ACCOUNTS), gas, body, (cost, 2), setup)?;
     for (i, address) in many(n) {
-        workload
-            .accounts
-            .insert(address, account(1, codes_of(len)(i)));
+        workload.accounts.insert(address, account(1, code(i)));
     }
     Ok(workload)
 }
@@ -84,13 +94,7 @@ pub(super) fn call(
     };
     // Five pushes, DUP6, GAS, the call (the callee runs 17 gas), POP, PUSH1 and ADD.
     let cost = Pricing::of(fork).cold_account() + 5 * 3 + 3 + 2 + JUMPING_GAS + 2 + 3 + 3;
-    let (mut workload, n) = counted((name, ACCOUNTS), gas, &body, (cost, 2), &|_| {})?;
-    for (i, address) in many(n) {
-        workload
-            .accounts
-            .insert(address, account(1, jumping(len, i)));
-    }
-    Ok(workload)
+    over_codes(name, gas, (&body, cost), &|_| {}, |i| jumping(len, i))
 }
 
 /// What [`jumping`]'s code runs: `PUSH8`, `POP`, `PUSH1`, `JUMP`, `JUMPDEST`, `STOP`.
