@@ -20,9 +20,20 @@ fn with_header(block_rlp: &[u8], edit: impl FnOnce(&mut Header)) -> Vec<u8> {
     alloy_rlp::encode(&block)
 }
 
-fn validate(devnet: &Devnet, block_rlp: &[u8]) -> Result<program::ValidBlock<'static>, String> {
-    let store = Box::leak(Box::new(devnet.witness.store()));
-    program::validate_block_over(block_rlp, &devnet.witness.headers, store, &devnet.chain)
+/// What validating a block gives these tests: what it commits to, and the access list
+/// execution built.
+struct Built {
+    output: program::BlockOutput,
+    access_list: Option<alloy_eips::eip7928::BlockAccessList>,
+}
+
+fn validate(devnet: &Devnet, block_rlp: &[u8]) -> Result<Built, String> {
+    let store = devnet.witness.store();
+    program::validate_block_over(block_rlp, &devnet.witness.headers, &store, &devnet.chain)
+        .map(|valid| Built {
+            output: valid.output,
+            access_list: valid.access_list,
+        })
         .map_err(|e| format!("{e:?}"))
 }
 
