@@ -5,9 +5,10 @@
 //! guest's dearest per-byte work (about 13 instructions per byte of an all-`JUMPDEST` code,
 //! measured: 97% of the `extcodesize-64k` worst case, BENCHMARKS.md), and a code that is only
 //! sized, copied or hashed never needs it. So the witness's codes reach revm with a marker
-//! table ([`unanalysed`]: every bit clear, shared), and this module's `JUMP` and
-//! `JUMPI` ([`jump`], [`jumpi`]), which [`crate::evm::BlockEvm`] puts in revm's instruction
-//! table, swap the running frame's code for the analysed one the first time that frame jumps.
+//! table ([`unanalysed`]: every bit clear, shared), and this module's `JUMP` and `JUMPI`
+//! ([`jump`], [`jumpi`]), which [`crate::evm::BlockEvm`] puts in revm's instruction table
+//! ([`install`]), swap the running frame's code for the analysed one the first time that frame
+//! jumps.
 //! A code is analysed at most once per block ([`JumpDests`] keeps each analysed code, keyed by
 //! where its bytes lie), and exactly as revm would ([`crate::code`]'s scan; the tests compare
 //! with revm's tables).
@@ -22,10 +23,15 @@
 use alloc::collections::BTreeMap;
 
 use alloy_primitives::{Bytes, U256};
+use revm::bytecode::opcode::{JUMP, JUMPI};
 use revm::bytecode::{Bytecode, JumpTable};
+use revm::context_interface::ContextTr;
+use revm::handler::instructions::EthInstructions;
 use revm::interpreter::interpreter::{EthInterpreter, ExtBytecode};
 use revm::interpreter::interpreter_types::Jumps;
-use revm::interpreter::{InstructionExecResult, InstructionResult, Interpreter};
+use revm::interpreter::{
+    Instruction, InstructionContext, InstructionExecResult, InstructionResult, Interpreter,
+};
 
 use crate::code::{analyze, CODE_PADDING};
 
@@ -76,16 +82,6 @@ impl JumpDests {
             .or_insert_with(|| analyse(code))
             .clone()
     }
-
-    /// How many codes were analysed (the tests' view).
-    pub fn len(&self) -> usize {
-        self.analysed.len()
-    }
-
-    /// Whether no code was analysed.
-    pub fn is_empty(&self) -> bool {
-        self.analysed.is_empty()
-    }
 }
 
 /// A marked code with its jump table, over the same bytes.
@@ -97,29 +93,36 @@ fn analyse(code: &Bytecode) -> Bytecode {
     unsafe { Bytecode::new_analyzed(code.bytecode().clone(), code.len(), JumpTable::new(jumps)) }
 }
 
+/// Puts [`jump`] and [`jumpi`] in `instructions` in place of revm's, at revm's gas.
+pub(crate) fn install<H: ContextTr<Chain = JumpDests>>(
+    instructions: &mut EthInstructions<EthInterpreter, H>,
+) {
+    let gas = *instructions.gas_table();
+    instructions.insert_instruction(JUMP, Instruction::new(jump), gas[JUMP as usize]);
+    instructions.insert_instruction(JUMPI, Instruction::new(jumpi), gas[JUMPI as usize]);
+}
+
 /// revm's `JUMP`, analysing the frame's code first if it is marked.
-pub fn jump(
-    interpreter: &mut Interpreter<EthInterpreter>,
-    dests: &mut JumpDests,
+fn jump<H: ContextTr<Chain = JumpDests>>(
+    ctx: InstructionContext<'_, H, EthInterpreter>,
 ) -> InstructionExecResult {
-    let Some([target]) = interpreter.stack.popn() else {
+    let Some([target]) = ctx.interpreter.stack.popn() else {
         return Err(InstructionResult::StackUnderflow);
     };
-    jump_to(interpreter, dests, target)
+    jump_to(ctx.interpreter, ctx.host.chain_mut(), target)
 }
 
 /// revm's `JUMPI`, analysing the frame's code first if it is marked and the jump is taken.
-pub fn jumpi(
-    interpreter: &mut Interpreter<EthInterpreter>,
-    dests: &mut JumpDests,
+fn jumpi<H: ContextTr<Chain = JumpDests>>(
+    ctx: InstructionContext<'_, H, EthInterpreter>,
 ) -> InstructionExecResult {
-    let Some([target, condition]) = interpreter.stack.popn() else {
+    let Some([target, condition]) = ctx.interpreter.stack.popn() else {
         return Err(InstructionResult::StackUnderflow);
     };
     if condition.is_zero() {
         return Ok(());
     }
-    jump_to(interpreter, dests, target)
+    jump_to(ctx.interpreter, ctx.host.chain_mut(), target)
 }
 
 fn jump_to(

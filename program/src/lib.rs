@@ -8,7 +8,7 @@
 //!
 //! Modules: [`witness`] (the witness, pre-state root), [`chain`] (fork schedule), [`header`]
 //! (ancestors, header rules), [`body`] (roots, senders), [`db`] (the witness as revm's database),
-//! [`evm`] (revm with EIP-7610), [`code`] and [`jumps`] (witness codes as revm runs them), [`execute`] (alloy-evm's block executor, state changes into the
+//! [`evm`] (revm with [`journal`]'s EIP-7610), [`code`] and [`jumps`] (witness codes as revm runs them), [`execute`] (alloy-evm's block executor, state changes into the
 //! trie), [`validate`] (the
 //! whole check), [`access_list`] (EIP-7928's list against the header), [`input`] (what the guest reads), [`public`] (what a proof commits to),
 //! [`error`] (why a block fails, and the [`Verdict`]); with feature `guest`, `guest` (the VM's
@@ -31,6 +31,7 @@ pub mod execute;
 pub mod guest;
 pub mod header;
 pub mod input;
+pub mod journal;
 pub mod jumps;
 pub mod public;
 pub mod standard;
