@@ -76,6 +76,11 @@ impl Queue {
     /// Its claims serialise on an advisory lock of that name, taken in the claim's
     /// transaction: two workers of one machine never both see the same memory free. A task
     /// whose lease expired (its worker died) no longer counts.
+    ///
+    /// Times are `clock_timestamp()`, not `now()`: `now()` is when the transaction began,
+    /// before the wait for the lock, so a task claimed after another of its machine finished
+    /// would be recorded as started before that one's end, and its lease would be short by
+    /// the wait.
     pub fn claim(
         &mut self,
         jobs: &[i64],
@@ -95,7 +100,7 @@ impl Queue {
             let used: i64 = tx
                 .query_one(
                     "SELECT coalesce(sum(memory_mib), 0)::BIGINT FROM cluster_tasks
-                     WHERE state = 'running' AND machine = $1 AND lease_until >= now()",
+                     WHERE state = 'running' AND machine = $1 AND lease_until >= clock_timestamp()",
                     &[&self.machine],
                 )
                 .map_err(&e)?
@@ -105,13 +110,14 @@ impl Queue {
         let row = tx
             .query_opt(
                 "UPDATE cluster_tasks SET state = 'running', attempts = attempts + 1, worker = $1,
-                     lease_until = now() + make_interval(secs => $2), started = now(), finished = NULL,
+                     lease_until = clock_timestamp() + make_interval(secs => $2), started = clock_timestamp(),
+                     finished = NULL,
                      machine = $5
                  WHERE id = (
                      SELECT t.id FROM cluster_tasks t JOIN cluster_jobs j ON j.id = t.job
                      WHERE j.state = 'running' AND t.job = ANY($3) AND t.memory_mib <= $4
                        AND (t.state = 'ready'
-                            OR (t.state = 'running' AND t.lease_until < now() AND t.attempts < t.max_attempts))
+                            OR (t.state = 'running' AND t.lease_until < clock_timestamp() AND t.attempts < t.max_attempts))
                      ORDER BY t.job, t.stage = 'segments', t.layer DESC, t.idx
                      LIMIT 1 FOR UPDATE OF t SKIP LOCKED)
                  RETURNING id, job, stage, layer, idx, work::text, attempts",
