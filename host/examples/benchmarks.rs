@@ -28,13 +28,13 @@ fn main() -> anyhow::Result<()> {
         .nth(1)
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace.join("../shared/blocks/mainnet"));
-    let mut blocks: Vec<(PathBuf, String)> = host::blocks::list_blocks(&dir)?
+    let mut blocks: Vec<(PathBuf, String)> = chaindata::blocks::list_blocks(&dir)?
         .into_iter()
         .map(|id| (dir.clone(), id))
         .collect();
     blocks.push((
         workspace.join("blocks"),
-        host::blocks::DEFAULT_BLOCK.to_owned(),
+        chaindata::blocks::DEFAULT_BLOCK.to_owned(),
     ));
 
     let mut md = String::from(

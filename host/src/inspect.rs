@@ -14,7 +14,7 @@ use mpt::trie::walk_leaves;
 use mpt::TrieError;
 use program::WitnessError;
 
-use crate::blocks::BlockData;
+use chaindata::blocks::BlockData;
 
 /// Where the pre-state root came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

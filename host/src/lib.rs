@@ -4,7 +4,8 @@
 //! A block command is a pipeline, one module per step:
 //!
 //! 1. [`target`]: the command line's block and chain, resolved once ([`target::Target::resolve`]):
-//!    files found ([`blocks`]) or fetched ([`fetch`]), loaded, the chain config read ([`chain`]);
+//!    files found ([`chaindata::blocks`]) or fetched (crate [`fetch`]), loaded, the chain
+//!    config read ([`chaindata::chain`]);
 //! 2. [`native`]: the block validated on the host, and the guest's input made from it;
 //! 3. [`guest`]: the guest ELF built ([`guest::GuestSpec`]: program, keccak, crypto,
 //!    instrumentation);
@@ -13,18 +14,12 @@
 //! 5. [`report`]: what one run found; [`measure`]: comparisons and censuses over several runs;
 //! 6. [`print`]: everything printed, tables and JSON.
 //!
-//! Besides: [`ef_tests`] (the Ethereum Foundation's blockchain tests, run statelessly),
-//! [`fixtures`] (EEST blockchain tests and their full-state witnesses), [`gen`] (the project's
-//! deterministic devnet blocks), [`inspect`] (what a witness holds and reaches), [`progress`]
+//! Besides: [`ef_tests`] (the Ethereum Foundation's blockchain tests, run statelessly, over
+//! [`chaindata::fixtures`]' full-state witnesses), [`inspect`] (what a witness holds and reaches), [`progress`]
 //! (per-segment progress while proving).
 
-pub mod blocks;
-pub mod chain;
 pub mod cluster;
 pub mod ef_tests;
-pub mod fetch;
-pub mod fixtures;
-pub mod gen;
 pub mod guest;
 pub mod inspect;
 pub mod measure;

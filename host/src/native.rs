@@ -14,9 +14,9 @@ use alloy_hardforks::EthereumHardfork;
 use alloy_primitives::Bytes;
 use program::{BlockOutput, ChainConfig, ValidationError};
 
-use crate::blocks::BlockData;
-use crate::fetch::FetchOptions;
 use crate::target::{ResolveError, Resolved, Target};
+use chaindata::blocks::BlockData;
+use fetch::FetchOptions;
 
 /// A native validation's result.
 #[derive(Debug)]

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use program::ChainConfig;
 
-use crate::blocks::{self, BlockData, LoadError, MissingBlock, DEFAULT_BLOCK};
-use crate::chain::{self, ChainError};
-use crate::fetch::{self, FetchError, FetchOptions, FetchReport};
+use chaindata::blocks::{self, BlockData, LoadError, MissingBlock, DEFAULT_BLOCK};
+use chaindata::chain::{self, ChainError};
+use fetch::{self, FetchError, FetchOptions, FetchReport};
 
 /// Which block, and where its files are.
 #[derive(Debug, Clone, Args)]

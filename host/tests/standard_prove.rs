@@ -241,7 +241,7 @@ fn cli_binds_the_request(
     // Under the test's own chain (chain id 1, Cancun from genesis), the schedule gives Cancun
     // at the payload's timestamp: the request file names what the proof is about; exit 4.
     let chain = dir.join("cancun.chain.json");
-    let config = host::gen::genesis_chain_json(1, &["shanghai", "cancun"]);
+    let config = blockgen::genesis_chain_json(1, &["shanghai", "cancun"]);
     std::fs::write(&chain, config.to_string()).unwrap();
     let (code, stdout) = verify(&[
         "--request",

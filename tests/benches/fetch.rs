@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use host::fetch::{fetch, FetchOptions, WitnessSource};
+use fetch::{fetch, FetchOptions, WitnessSource};
 use program::ChainConfig;
 use tests::rpc::{MainnetNode, RpcServer};
 use tests::shared_blocks_dir;

@@ -60,8 +60,8 @@ pub fn init_collision_cases(n: usize) -> Vec<host::ef_tests::vm::SampledCase> {
 }
 
 /// Loads a mainnet block.
-pub fn mainnet_block(number: u64) -> host::blocks::BlockData {
-    host::blocks::load(&shared_blocks_dir().join("mainnet"), &number.to_string())
+pub fn mainnet_block(number: u64) -> chaindata::blocks::BlockData {
+    chaindata::blocks::load(&shared_blocks_dir().join("mainnet"), &number.to_string())
         .unwrap_or_else(|e| panic!("loading block {number}: {e}"))
 }
 

@@ -33,7 +33,7 @@ pub struct StateNode {
 impl StateNode {
     /// Serves `<dir>/<id>`'s state, validating the block under `chain` to get its post-state.
     pub fn load(dir: &Path, id: &str, chain: ChainConfig) -> Self {
-        let data = host::blocks::load(dir, id).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let data = chaindata::blocks::load(dir, id).unwrap_or_else(|e| panic!("{id}: {e}"));
         let (tx, rx) = channel::<Request>();
         thread::spawn(move || {
             let store = data.witness.store();

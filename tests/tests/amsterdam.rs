@@ -10,7 +10,7 @@ use alloy_eips::eip7928::{compute_block_access_list_hash, BlockAccessIndex, ITEM
 use alloy_hardforks::{EthereumHardfork, ForkCondition};
 use alloy_primitives::{Address, B256};
 use alloy_rlp::Decodable;
-use host::gen::{self, Devnet, Fork};
+use blockgen::{Devnet, Fork};
 use program::{ValidationError, Verdict};
 
 /// The block `generated` re-encoded after `edit` to its header.
@@ -40,7 +40,7 @@ fn validate(devnet: &Devnet, block_rlp: &[u8]) -> Result<Built, String> {
 #[test]
 fn the_built_access_list_holds_each_phase_and_hashes_as_alloy_hashes_it() {
     let devnet = Devnet::of(Fork::Amsterdam).unwrap();
-    let generated = gen::default_block(&devnet).unwrap();
+    let generated = blockgen::default_block(&devnet).unwrap();
     let block = Block::<TxEnvelope>::decode(&mut generated.block_rlp.as_slice()).unwrap();
     let valid = validate(&devnet, &generated.block_rlp).unwrap();
     // Every transaction does what it does under Osaka (the last one reverts by design).
@@ -106,7 +106,7 @@ fn the_built_access_list_holds_each_phase_and_hashes_as_alloy_hashes_it() {
         account(contract);
     }
     // The hash chain's 64 new slots, written by transaction 7 (index 8).
-    let hasher = account(gen::HASHER).storage_changes();
+    let hasher = account(blockgen::HASHER).storage_changes();
     assert_eq!(hasher.len(), 64);
     assert!(hasher
         .iter()
@@ -118,7 +118,7 @@ fn the_built_access_list_holds_each_phase_and_hashes_as_alloy_hashes_it() {
 #[test]
 fn a_wrong_access_list_hash_is_invalid() {
     let devnet = Devnet::of(Fork::Amsterdam).unwrap();
-    let generated = gen::default_block(&devnet).unwrap();
+    let generated = blockgen::default_block(&devnet).unwrap();
     let built = validate(&devnet, &generated.block_rlp)
         .unwrap()
         .access_list
@@ -182,13 +182,13 @@ fn an_access_list_over_the_item_limit_is_invalid() {
         gas_limit: 21_000,
         max_fee_per_gas: 10_000_000_000,
         max_priority_fee_per_gas: 1_000_000_000,
-        to: alloy_primitives::TxKind::Call(gen::address_of(&devnet.keys[1])),
+        to: alloy_primitives::TxKind::Call(blockgen::address_of(&devnet.keys[1])),
         value: alloy_primitives::U256::from(1),
         ..Default::default()
     };
-    let tx: TxEnvelope = gen::signed(transfer, &devnet.keys[0]).into();
-    let sender = gen::address_of(&devnet.keys[0]);
-    let (block, succeeded) = gen::seal_as(&devnet, vec![tx], Vec::new(), &[sender]).unwrap();
+    let tx: TxEnvelope = blockgen::signed(transfer, &devnet.keys[0]).into();
+    let sender = blockgen::address_of(&devnet.keys[0]);
+    let (block, succeeded) = blockgen::seal_as(&devnet, vec![tx], Vec::new(), &[sender]).unwrap();
     assert_eq!(succeeded, [true]);
     let rlp = alloy_rlp::encode(&block);
     let store = devnet.witness.store();
@@ -225,10 +225,10 @@ fn a_chain_switches_to_amsterdam_at_its_timestamp() {
         amsterdam.1 = ForkCondition::Timestamp(switch);
         devnet
     };
-    let block_time = gen::GENESIS_TIMESTAMP + 12;
+    let block_time = blockgen::GENESIS_TIMESTAMP + 12;
     let (amsterdam, bpo2) = (at(block_time), at(block_time + 1));
-    let under_amsterdam = gen::default_block(&amsterdam).unwrap();
-    let under_bpo2 = gen::default_block(&bpo2).unwrap();
+    let under_amsterdam = blockgen::default_block(&amsterdam).unwrap();
+    let under_bpo2 = blockgen::default_block(&bpo2).unwrap();
     let shape = |rlp: &[u8]| {
         let block = Block::<TxEnvelope>::decode(&mut &rlp[..]).unwrap();
         (

@@ -9,7 +9,7 @@ use host::vm::{Vm, VmError};
 
 fn devnet() -> host::native::NativeRun {
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap()
+    host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap()
 }
 
 #[test]

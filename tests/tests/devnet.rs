@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use alloy_consensus::{Block, TxEnvelope};
 use alloy_primitives::{keccak256, Address, B256, U256};
 use alloy_rlp::Decodable;
-use host::gen::{self, Devnet, FACTORY, HASHER, TOKEN};
+use blockgen::{Devnet, FACTORY, HASHER, TOKEN};
 use program::db::WitnessDb;
 
 fn project_blocks() -> PathBuf {
@@ -19,8 +19,8 @@ fn project_blocks() -> PathBuf {
 fn gen_reproduces_the_committed_blocks_byte_for_byte() {
     let dir = std::env::temp_dir().join(format!("sv-gen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    gen::write_all(&dir).unwrap();
-    gen::write_fork(&dir, gen::Fork::Amsterdam).unwrap();
+    blockgen::write_all(&dir).unwrap();
+    blockgen::write_fork(&dir, blockgen::Fork::Amsterdam).unwrap();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -48,7 +48,7 @@ fn the_committed_blocks_validate_natively_with_their_chain_config() {
         ("devnet-amsterdam-small", Amsterdam),
     ] {
         let run = host::native::run_native(&project_blocks(), id, None).unwrap();
-        assert_eq!(run.chain.chain_id, gen::CHAIN_ID);
+        assert_eq!(run.chain.chain_id, blockgen::CHAIN_ID);
         assert_eq!(run.fork, fork);
         let out = run.verdict.unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_ne!(out.pre_state_root, out.post_state_root);
@@ -75,7 +75,7 @@ fn execute(
 #[test]
 fn the_default_block_exercises_what_it_claims() {
     let devnet = Devnet::new().unwrap();
-    let generated = gen::default_block(&devnet).unwrap();
+    let generated = blockgen::default_block(&devnet).unwrap();
     let block = Block::<TxEnvelope>::decode(&mut generated.block_rlp.as_slice()).unwrap();
     let types: Vec<u8> = block
         .body
@@ -95,7 +95,7 @@ fn the_default_block_exercises_what_it_claims() {
     // Token transfers: Transfer(from, to, amount) with 20-byte addresses as topics.
     let transfer = &receipts[2].logs()[0];
     assert_eq!(transfer.address, TOKEN);
-    assert_eq!(transfer.topics()[0], gen::asm::transfer_topic());
+    assert_eq!(transfer.topics()[0], blockgen::asm::transfer_topic());
     // CREATE2: the children exist with code and their creator in slot 0.
     for (i, salt) in [(5usize, 1u64), (6, 2)] {
         let log = &receipts[i].logs()[0];
@@ -116,7 +116,7 @@ fn the_default_block_exercises_what_it_claims() {
     // The hash chain: 64 new slots, slot i holding keccak^(i+1)(caller).
     let hasher = &bundle.state[&HASHER].storage;
     assert_eq!(hasher.len(), 64);
-    let caller = gen::address_of(&gen::key(6));
+    let caller = blockgen::address_of(&blockgen::key(6));
     let mut h = caller.into_word();
     for i in 0..64u64 {
         h = keccak256(h);
@@ -127,10 +127,10 @@ fn the_default_block_exercises_what_it_claims() {
     }
     assert_eq!(receipts[7].logs()[0].data.data.as_ref(), h.as_slice());
     // The CREATE deployment: the hasher's runtime at keccak(rlp(sender, 0)).
-    let creator = gen::address_of(&gen::key(7));
+    let creator = blockgen::address_of(&blockgen::key(7));
     let created = creator.create(0);
     let info = bundle.state[&created].info.as_ref().unwrap();
-    assert_eq!(info.code_hash, keccak256(gen::asm::hasher()));
+    assert_eq!(info.code_hash, keccak256(blockgen::asm::hasher()));
     // Withdrawals credited (gwei → wei).
     let withdrawn = block.body.withdrawals.as_ref().unwrap()[1].address;
     assert_eq!(
@@ -145,7 +145,7 @@ fn the_default_block_exercises_what_it_claims() {
 #[test]
 fn the_small_block_has_no_transactions_but_real_state_changes() {
     let devnet = Devnet::new().unwrap();
-    let generated = gen::small_block(&devnet).unwrap();
+    let generated = blockgen::small_block(&devnet).unwrap();
     let block = Block::<TxEnvelope>::decode(&mut generated.block_rlp.as_slice()).unwrap();
     assert!(block.body.transactions.is_empty());
     let (_, bundle) = execute(&devnet, &block);
@@ -175,14 +175,14 @@ fn the_committed_blocks_roots_agree_with_alloy_over_the_full_post_state() {
     use alloy_trie::TrieAccount;
     use std::collections::BTreeMap;
 
-    for fork in [gen::Fork::Osaka, gen::Fork::Amsterdam] {
+    for fork in [blockgen::Fork::Osaka, blockgen::Fork::Amsterdam] {
         let devnet = Devnet::of(fork).unwrap();
         let name = fork.devnet_id();
         let genesis: serde_json::Value = serde_json::from_slice(
             &std::fs::read(project_blocks().join(format!("{name}.genesis.json"))).unwrap(),
         )
         .unwrap();
-        let alloc: BTreeMap<Address, host::fixtures::GenesisAccount> =
+        let alloc: BTreeMap<Address, chaindata::fixtures::GenesisAccount> =
             serde_json::from_value(genesis["alloc"].clone()).unwrap();
         assert_eq!(alloc, devnet.alloc);
         for id in [name.to_owned(), format!("{name}-small")] {

@@ -6,7 +6,7 @@ use tests::shared_blocks_dir;
 #[test]
 fn all_eest_zkevm_fixtures_validate() {
     let dir = shared_blocks_dir().join("eest-zkevm");
-    let names = host::blocks::list_blocks(&dir).unwrap();
+    let names = chaindata::blocks::list_blocks(&dir).unwrap();
     assert_eq!(names.len(), 32, "expected the 32 fixtures of the README");
     for name in &names {
         let run =

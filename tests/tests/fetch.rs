@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use host::fetch::{fetch, BlockSource, FetchError, FetchOptions, Fetched, WitnessSource};
+use fetch::{fetch, BlockSource, FetchError, FetchOptions, Fetched, WitnessSource};
 use program::ChainConfig;
 use serde_json::Value;
 use tests::rpc::{MainnetNode, Reply, RpcServer};
@@ -78,7 +78,7 @@ fn fetches_validates_and_writes_the_raw_block() {
     );
     let run = host::native::run_native(&dir, &BLOCK.to_string(), None).unwrap();
     assert_eq!(run.verdict.unwrap(), fetched.report.output);
-    let original = host::blocks::load(&shared, &BLOCK.to_string()).unwrap();
+    let original = chaindata::blocks::load(&shared, &BLOCK.to_string()).unwrap();
     assert_eq!(run.data.witness, original.witness);
     assert_eq!(run.data.keys, original.keys);
 }
@@ -320,7 +320,7 @@ fn an_unreachable_node_and_a_bad_url_are_named() {
 #[test]
 fn missing_block_files_name_the_files_and_the_fetch_command() {
     let dir = scratch("missing");
-    let err = host::blocks::locate(std::slice::from_ref(&*dir), "24001988").unwrap_err();
+    let err = chaindata::blocks::locate(std::slice::from_ref(&*dir), "24001988").unwrap_err();
     let text = err.to_string();
     assert!(
         text.contains(&dir.join("24001988.block.rlp").display().to_string()),
@@ -336,7 +336,7 @@ fn missing_block_files_name_the_files_and_the_fetch_command() {
     );
     // Only the witness missing: only the witness is named.
     std::fs::write(dir.join("24001988.block.rlp"), b"").unwrap();
-    let err = host::blocks::locate(std::slice::from_ref(&*dir), "24001988").unwrap_err();
+    let err = chaindata::blocks::locate(std::slice::from_ref(&*dir), "24001988").unwrap_err();
     assert_eq!(err.missing, [dir.join("24001988.witness.json")]);
 }
 

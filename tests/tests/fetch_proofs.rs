@@ -1,5 +1,5 @@
 //! `host fetch` from nodes without the debug namespace: the witness built from `eth_getProof`,
-//! `eth_getCode`, `eth_getStorageAt` and `eth_getBlockByNumber` (`host::fetch::proofs`), served
+//! `eth_getCode`, `eth_getStorageAt` and `eth_getBlockByNumber` (`fetch::proofs`), served
 //! over real HTTP from a block's state (`tests::state_rpc`): the devnet (its whole genesis
 //! state) and mainnet 21882667, whose deletions fold branches into siblings that only the
 //! post-state proofs give. The result validates to what the debug witness gives; a node that
@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use host::fetch::{fetch, BlockSource, FetchError, FetchOptions, WitnessSource};
+use fetch::{fetch, BlockSource, FetchError, FetchOptions, WitnessSource};
 use program::ChainConfig;
 use serde_json::Value;
 use tests::rpc::Reply;
@@ -39,7 +39,7 @@ fn fetch_and_compare(
     id: &str,
     source: WitnessSource,
     batches: bool,
-) -> host::fetch::ProofStats {
+) -> fetch::ProofStats {
     let run = host::native::run_native(dir, id, None).unwrap();
     let expected = run.verdict.clone().unwrap();
     let (server, number) = standard_node_with(dir, id, run.chain.clone(), |_, r| r, batches);
@@ -54,7 +54,7 @@ fn fetch_and_compare(
     assert!(methods.iter().any(|m| m == "eth_getProof"));
     assert!(methods.iter().any(|m| m == "eth_getCode"));
     // The files written load and validate again.
-    let written = host::blocks::load(&out, &number.to_string()).unwrap();
+    let written = chaindata::blocks::load(&out, &number.to_string()).unwrap();
     let again = program::validate_block(&written.block_rlp, &written.witness, &run.chain);
     assert_eq!(again.unwrap(), expected);
     let _ = std::fs::remove_dir_all(&out);
@@ -261,7 +261,7 @@ fn empty_elements_are_dropped_and_the_hash_links_decide() {
         "no proof of two nodes or more served"
     );
     // No empty node reaches the witness.
-    let written = host::blocks::load(&out, &number.to_string()).unwrap();
+    let written = chaindata::blocks::load(&out, &number.to_string()).unwrap();
     assert!(written.witness.state.iter().all(|n| !n.is_empty()));
     let _ = std::fs::remove_dir_all(&out);
 
@@ -363,7 +363,7 @@ fn a_missing_sibling_is_fetched_by_the_proof_of_a_key_through_its_path() {
         .expect("a sibling at a path of at most 5 nibbles");
 
     let (server, number) = standard_node(&dir, "21882667", run.chain.clone(), |_, r| r);
-    let requests = host::fetch::siblings::complete_witness(
+    let requests = fetch::siblings::complete_witness(
         &server.url,
         options(WitnessSource::Proofs),
         number - 1,

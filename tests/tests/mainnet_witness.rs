@@ -13,7 +13,7 @@ use program::WitnessError;
 use tests::{mainnet_block, MAINNET, ROOT_23587691};
 
 /// The pre-state root of a mainnet block, from its parent header when the witness has one.
-fn pre_state_root(data: &host::blocks::BlockData) -> B256 {
+fn pre_state_root(data: &chaindata::blocks::BlockData) -> B256 {
     match data.witness.parent_state_root() {
         Ok(root) => root,
         Err(WitnessError::NoParentHeader) => {

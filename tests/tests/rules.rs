@@ -35,7 +35,7 @@ fn small() -> Small {
 
 /// Signed by the first funded devnet account (the generator's own signing).
 fn sign<T: SignableTransaction<Signature>>(tx: T) -> Signed<T> {
-    host::gen::signed(tx, &host::gen::key(0))
+    blockgen::signed(tx, &blockgen::key(0))
 }
 
 fn eip1559(chain: &ChainConfig, gas_limit: u64, input: Bytes) -> TxEnvelope {

@@ -9,7 +9,7 @@ mod amsterdam;
 #[path = "standard_io/signers.rs"]
 mod signers;
 
-use host::blocks::BlockData;
+use chaindata::blocks::BlockData;
 use host::standard::stateless_input;
 use program::standard::payload::{block_of, PayloadError};
 use program::standard::{validate, validate_input, StandardError};

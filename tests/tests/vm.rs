@@ -81,7 +81,7 @@ fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
     use host::guest::Crypto;
     use host::report::run_in_vm;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let native = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     assert!(native.verdict.is_ok());
     let mut instructions = Vec::new();
     for crypto in [Crypto::Openvm, Crypto::Software] {
@@ -115,7 +115,7 @@ fn the_precompile_census_counts_and_prices_sender_recovery() {
     use host::guest::Crypto;
     use host::measure::run_precompile_census;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let native = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     let block: alloy_consensus::Block<alloy_consensus::TxEnvelope> =
         alloy_rlp::Decodable::decode(&mut native.data.block_rlp.as_slice()).unwrap();
     let transactions = block.body.transactions.len() as u32;
@@ -191,7 +191,7 @@ fn eest_point_evaluation_fixture_runs_in_the_vm_on_the_chips() {
 #[ignore = "long: every EEST zkEVM fixture (32 blocks of 10 M gas) in the VM"]
 fn every_eest_zkevm_fixture_runs_in_the_vm() {
     let dir = shared_blocks_dir().join("eest-zkevm");
-    let ids = host::blocks::list_blocks(&dir).unwrap();
+    let ids = chaindata::blocks::list_blocks(&dir).unwrap();
     assert!(ids.len() >= 32, "{} fixtures", ids.len());
     for id in &ids {
         let native = host::native::run_native(&dir, id, None).unwrap();
@@ -217,8 +217,9 @@ fn the_guest_commits_to_the_chain_config_it_ran_under() {
     use host::vm::Vm;
     use program::PublicValues;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let honest = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
-    let mut forged = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let honest = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
+    let mut forged =
+        host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     forged
         .chain
         .forks
@@ -322,7 +323,7 @@ fn eip_7610_collisions_agree_in_the_vm() {
 #[test]
 fn the_profile_attributes_every_instruction() {
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let native = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let metered = run_in_vm(&native, Mode::Metered, spec).unwrap_or_else(|e| panic!("{e}"));
     let instructions = metered.instructions.unwrap();
@@ -389,7 +390,7 @@ fn the_profile_attributes_every_instruction() {
 #[test]
 fn the_page_census_partitions_the_run_and_matches_the_metering() {
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let native = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let native = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let metered = run_in_vm(&native, Mode::Metered, spec).unwrap();
     let instructions = metered.instructions.unwrap();
@@ -480,7 +481,7 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
     use program::Verdict;
 
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
-    let run = host::native::run_native(&blocks, host::blocks::DEFAULT_BLOCK, None).unwrap();
+    let run = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     assert!(run.verdict.is_ok());
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let vm = Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();

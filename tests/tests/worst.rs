@@ -4,8 +4,8 @@
 //! out of gas by design), read back from its files, and valid in the VM. Gas is scaled down to
 //! what a few rounds of each loop need.
 
-use host::gen::worst::{self, WorstError, CATEGORIES};
-use host::gen::Fork;
+use blockgen::worst::{self, WorstError, CATEGORIES};
+use blockgen::Fork;
 use host::guest::{Crypto, GuestSpec, Keccak};
 use host::report::{run_in_vm, Mode};
 use std::path::Path;

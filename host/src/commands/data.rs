@@ -5,9 +5,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use alloy_primitives::B256;
+use chaindata::blocks;
 use clap::Args;
-use host::blocks;
-use host::fetch::FetchOptions;
+use fetch::FetchOptions;
 use host::print::{self, write_json};
 use host::target::Target;
 
@@ -44,8 +44,8 @@ pub struct FetchArgs {
     pub chain: Option<PathBuf>,
     /// Where the witness comes from: `debug_executionWitness` (debug), standard methods
     /// (proofs), or the first and, where the node lacks it, the second (auto).
-    #[arg(long, value_enum, default_value_t = host::fetch::WitnessSource::Auto)]
-    pub source: host::fetch::WitnessSource,
+    #[arg(long, value_enum, default_value_t = fetch::WitnessSource::Auto)]
+    pub source: fetch::WitnessSource,
     /// Requests in flight at once (proofs source).
     #[arg(long, default_value_t = 16)]
     pub concurrency: usize,
@@ -86,13 +86,13 @@ pub struct GenArgs {
     #[arg(long, value_name = "CATEGORY")]
     pub worst: Option<String>,
     /// With `--worst`: the block's gas, split into transactions of at most 2^24 (EIP-7825).
-    #[arg(long, default_value_t = host::gen::worst::DEFAULT_GAS, requires = "worst")]
+    #[arg(long, default_value_t = blockgen::worst::DEFAULT_GAS, requires = "worst")]
     pub gas: u64,
     /// The rules: every fork through this one, from genesis (with `--worst`, the pricing).
     /// Under another fork than the default, the devnet blocks are `devnet-<fork>` and
     /// `devnet-<fork>-small`.
-    #[arg(long, value_enum, default_value_t = host::gen::Fork::Osaka)]
-    pub fork: host::gen::Fork,
+    #[arg(long, value_enum, default_value_t = blockgen::Fork::Osaka)]
+    pub fork: blockgen::Fork,
 }
 
 impl WitnessArgs {
@@ -159,9 +159,9 @@ fn fetch(
     chain_file: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let dir = dir.unwrap_or_else(blocks::cache_dir);
-    let chain = host::chain::for_block(&dir, &block.to_string(), chain_file)?;
+    let chain = chaindata::chain::for_block(&dir, &block.to_string(), chain_file)?;
     eprintln!("fetching block {block} from {rpc_url}");
-    let fetched = host::fetch::fetch(rpc_url, block, &dir, &chain, options)?;
+    let fetched = fetch::fetch(rpc_url, block, &dir, &chain, options)?;
     print::print_fetched(&fetched.data, &fetched.report);
     Ok(ExitCode::SUCCESS)
 }
@@ -232,9 +232,9 @@ fn ef_tests_vm(
     Ok(exit_status(sample.failures.is_empty()))
 }
 
-fn gen(out: Option<PathBuf>, fork: host::gen::Fork) -> anyhow::Result<ExitCode> {
+fn gen(out: Option<PathBuf>, fork: blockgen::Fork) -> anyhow::Result<ExitCode> {
     let out = out.unwrap_or_else(blocks::default_root);
-    for line in host::gen::write_fork(&out, fork)? {
+    for line in blockgen::write_fork(&out, fork)? {
         println!("{line}");
     }
     Ok(ExitCode::SUCCESS)

@@ -10,7 +10,7 @@ pub mod worst;
 
 use std::process::ExitCode;
 
-use host::fetch::FetchOptions;
+use fetch::FetchOptions;
 use host::native::{self, NativeRun};
 use host::print;
 use host::target::{Resolved, Target};
@@ -47,7 +47,7 @@ pub(crate) fn expected_chain(
     chain: Option<&str>,
 ) -> anyhow::Result<(program::ChainConfig, String)> {
     Ok(match chain {
-        Some(value) => host::chain::named_or_file(value)?,
+        Some(value) => chaindata::chain::named_or_file(value)?,
         None => (program::ChainConfig::mainnet(), "mainnet".to_owned()),
     })
 }

@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use blockgen::worst::{self, CATEGORIES, DEFAULT_GAS};
+use blockgen::Fork;
 use clap::{Args, ValueEnum};
-use host::gen::worst::{self, CATEGORIES, DEFAULT_GAS};
-use host::gen::Fork;
 use host::guest::{Crypto, GuestSpec, Keccak};
 use host::native::run_native;
 use host::print::write_json;
@@ -105,7 +105,7 @@ pub fn gen(name: &str, gas: u64, fork: Fork, out: Option<PathBuf>) -> anyhow::Re
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let out = out.unwrap_or_else(host::blocks::cache_dir);
+    let out = out.unwrap_or_else(chaindata::blocks::cache_dir);
     let chosen: Vec<_> = if name == "all" {
         CATEGORIES.iter().collect()
     } else {
@@ -150,7 +150,10 @@ pub fn gen(name: &str, gas: u64, fork: Fork, out: Option<PathBuf>) -> anyhow::Re
 
 impl WorstArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
-        let out = self.out.clone().unwrap_or_else(host::blocks::cache_dir);
+        let out = self
+            .out
+            .clone()
+            .unwrap_or_else(chaindata::blocks::cache_dir);
         let chosen: Vec<_> = if self.no_generated {
             Vec::new()
         } else if self.only.is_empty() {

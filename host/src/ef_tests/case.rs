@@ -20,7 +20,7 @@ use program::{BlockOutput, ChainConfig, ExecutionWitness, ValidationError, Verdi
 use serde::{Deserialize, Serialize};
 
 use super::exception;
-use crate::fixtures::{full_state_witness, GenesisAccount};
+use chaindata::fixtures::{full_state_witness, GenesisAccount};
 
 /// One case as the fixture JSON holds it (unknown fields ignored).
 #[derive(Deserialize)]
@@ -176,7 +176,7 @@ impl World {
 
 /// The header RLP of a block RLP.
 fn header_rlp(block: &[u8]) -> Result<Bytes, alloy_rlp::Error> {
-    let range = crate::blocks::first_item(block)?;
+    let range = chaindata::blocks::first_item(block)?;
     Ok(Bytes::copy_from_slice(&block[range]))
 }
 

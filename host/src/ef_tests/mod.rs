@@ -30,7 +30,7 @@ use serde::Serialize;
 use case::{run_case, CaseJson};
 pub use case::{BlockResult, CaseResult, Observer, Outcome, StandardInputs, Validated};
 
-use crate::chain::{self, ChainError};
+use chaindata::chain::{self, ChainError};
 
 pub use fixtures::discover;
 

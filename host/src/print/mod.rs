@@ -8,9 +8,9 @@ use std::process::ExitCode;
 use program::{PublicValues, Verdict};
 
 use crate::ef_tests::{vm::VmSample, Outcome, Summary};
-use crate::fetch::{BlockSource, FetchReport};
 use crate::inspect::{RootSource, WitnessReport};
 use crate::native::NativeRun;
+use fetch::{BlockSource, FetchReport};
 
 mod measure;
 mod proof;
@@ -166,7 +166,7 @@ pub fn print_ef_vm_sample(sample: &VmSample) {
 }
 
 /// Prints how a block was fetched (`host fetch`, or `host run --rpc-url` on a missing block).
-pub fn print_fetched(data: &crate::blocks::BlockData, fetched: &FetchReport) {
+pub fn print_fetched(data: &chaindata::blocks::BlockData, fetched: &FetchReport) {
     let via = match fetched.source {
         BlockSource::RawBlock => "debug_getRawBlock",
         BlockSource::FullBlock => "eth_getBlockByNumber (re-encoded)",

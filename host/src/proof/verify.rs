@@ -265,7 +265,7 @@ fn check_chain(
     } else {
         Err(BlockProofError::ChainDigest {
             proved: values.chain_digest,
-            proved_name: crate::chain::known_chain_of(values.chain_digest),
+            proved_name: chaindata::chain::known_chain_of(values.chain_digest),
             expected,
             expected_name: chain_name.to_owned(),
         })

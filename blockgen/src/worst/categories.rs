@@ -10,11 +10,11 @@ use super::code::{call, create2, extcodecopy, extcodesize};
 use super::precompiles::PRECOMPILES;
 use super::pricing::{Pricing, MAX_CODE_EIP170, MAX_CODE_EIP7954};
 use super::{account, Workload, WorstError, ACCOUNTS};
-use crate::gen::asm::{
+use crate::asm::{
     Asm, ADD, ADDRESS, BALANCE, BLOCKHASH, CALL, DUP1, DUP2, EXTCODEHASH, GAS, ISZERO, JUMPI, LOG0,
     LOG4, MLOAD, MSIZE, MSTORE, NUMBER, POP, PUSH1, SELFDESTRUCT, SHA3, SLOAD, SSTORE, SUB,
 };
-use crate::gen::Fork;
+use crate::Fork;
 
 /// One worst-case category.
 #[derive(Clone, Copy)]
@@ -226,7 +226,7 @@ const OTHERS: &[Category] = &[
             };
             let (mut workload, _) =
                 counted(("selfdestruct", ACCOUNTS), gas, &body, (10_200, 2), &|_| {})?;
-            let code = vec![PUSH1, 0, crate::gen::asm::CALLDATALOAD, SELFDESTRUCT];
+            let code = vec![PUSH1, 0, crate::asm::CALLDATALOAD, SELFDESTRUCT];
             workload
                 .accounts
                 .insert(DESTRUCTOR, account(0, code.into()));

@@ -3,7 +3,7 @@
 //! A blockchain test (and the devnet genesis) gives the full pre-state rather than a witness.
 //! [`full_state_witness`] builds the whole state trie from it and takes every node as the
 //! witness, so the state runs through the same stateless validator as a real block
-//! ([`crate::ef_tests`], [`crate::gen`]).
+//! (the host's EF-test runner, crate `blockgen`'s devnet).
 
 use std::collections::BTreeMap;
 

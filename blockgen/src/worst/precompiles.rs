@@ -4,7 +4,7 @@
 use super::builders::{modexp_min, precompile};
 use super::categories::Category;
 use super::{inputs, WorstError};
-use crate::gen::Fork;
+use crate::Fork;
 
 /// A precompile category: `|fork| input` is its input under a fork.
 macro_rules! pc {

@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use alloy_primitives::{address, Address, U256};
 
 use super::{block, Devnet, Fork, GenError, Generated};
-use crate::fixtures::GenesisAccount;
+use chaindata::fixtures::GenesisAccount;
 
 pub use categories::{Category, CATEGORIES};
 

@@ -18,7 +18,6 @@
 
 pub mod asm;
 mod block;
-mod fork;
 pub mod worst;
 
 use std::collections::BTreeMap;
@@ -32,14 +31,11 @@ use k256::ecdsa::SigningKey;
 use program::{BlockOutput, ChainConfig, ExecutionWitness, ValidationError};
 use serde_json::{json, Value};
 
-use crate::fixtures::{full_state_witness, GenesisAccount};
+use chaindata::chain::devnet::chain_json;
+use chaindata::fixtures::{full_state_witness, GenesisAccount};
 
 pub use block::{default_block, seal_as, signed, small_block};
-use fork::chain_json;
-pub use fork::{genesis_chain_json, Fork};
-
-/// The devnet's chain id.
-pub const CHAIN_ID: u64 = 7_011_893;
+pub use chaindata::chain::devnet::{genesis_chain_json, Fork, CHAIN_ID};
 /// Genesis time: 2026-01-01T00:00:00Z.
 pub const GENESIS_TIMESTAMP: u64 = 1_767_225_600;
 /// Block gas limit.
@@ -231,7 +227,7 @@ impl Devnet {
         };
         witness.headers = vec![alloy_rlp::encode(&header).into()];
         let chain_json = chain_json(fork);
-        let chain = crate::chain::from_genesis_config(&chain_json)
+        let chain = chaindata::chain::from_genesis_config(&chain_json)
             .expect("the generator's own chain config parses");
         Ok(Self {
             alloc,
@@ -304,7 +300,7 @@ impl Generated {
             path: dir.to_owned(),
             source,
         })?;
-        let (block_path, witness_path) = crate::blocks::block_paths(dir, &self.id);
+        let (block_path, witness_path) = chaindata::blocks::block_paths(dir, &self.id);
         write(&block_path, &self.block_rlp)?;
         let witness = json!({
             "state": self.witness.state,

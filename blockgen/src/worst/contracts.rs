@@ -18,9 +18,7 @@
 
 use alloy_primitives::{Address, Bytes};
 
-use crate::gen::asm::{
-    Asm, CALLDATALOAD, CODECOPY, GAS, GT, ISZERO, JUMP, JUMPI, STATICCALL, STOP,
-};
+use crate::asm::{Asm, CALLDATALOAD, CODECOPY, GAS, GT, ISZERO, JUMP, JUMPI, STATICCALL, STOP};
 
 /// A loop contract's parts.
 pub struct Looped<'a> {
@@ -75,7 +73,7 @@ impl Looped<'_> {
         }
         a.push_label("loop").ops(&[JUMP]);
         a.label("end").ops(&[STOP]);
-        a.label("fail").ops(&[crate::gen::asm::INVALID]);
+        a.label("fail").ops(&[crate::asm::INVALID]);
         a.data_label("data").ops(self.data);
         a.finish()
     }

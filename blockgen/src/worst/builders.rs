@@ -9,8 +9,8 @@ use alloy_primitives::{address, Address, Bytes, U256};
 use super::contracts::{static_call, Looped, STATIC_CALL_GAS};
 use super::pricing::Pricing;
 use super::{account, inputs, split, Tx, Workload, WorstError, ACCOUNTS, TARGET};
-use crate::gen::asm::{Asm, ADD, DUP1, MSTORE8};
-use crate::gen::Fork;
+use crate::asm::{Asm, ADD, DUP1, MSTORE8};
+use crate::Fork;
 
 /// Where the calldata categories send their transactions (no code).
 const SINK: Address = address!("5eed00000000000000000000000000000000dead");

@@ -16,6 +16,7 @@ use program::chain::default_blob_params;
 use program::ChainConfig;
 use serde_json::Value;
 
+pub mod devnet;
 mod known;
 mod network;
 #[cfg(test)]
@@ -128,7 +129,8 @@ fn number(value: &Value, key: &str) -> Result<u128, ChainError> {
     }
 }
 
-pub(crate) fn u64_field(config: &Value, key: &str) -> Result<Option<u64>, ChainError> {
+/// Field `key` of a config (either spelling) as a `u64`, decimal or `0x` hex; `None` if absent.
+pub fn u64_field(config: &Value, key: &str) -> Result<Option<u64>, ChainError> {
     get(config, key)
         .map(|v| {
             number(v, key)

@@ -62,8 +62,7 @@ pub fn known_chains() -> Vec<(&'static str, ChainConfig)> {
         |f| f.hoodi_activation_timestamp(),
         alloy_eips::eip6110::MAINNET_DEPOSIT_CONTRACT_ADDRESS,
     );
-    let devnet = crate::gen::Devnet::new()
-        .map(|d| d.chain)
+    let devnet = from_genesis_config(&devnet::chain_json(devnet::Fork::Osaka))
         .expect("the devnet's config is built in");
     vec![
         ("mainnet", ChainConfig::mainnet()),

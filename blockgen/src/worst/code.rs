@@ -6,11 +6,11 @@
 use super::builders::{codes_of, counted, grow, many, state_accounts};
 use super::pricing::Pricing;
 use super::{account, Workload, WorstError, ACCOUNTS};
-use crate::gen::asm::{
+use crate::asm::{
     Asm, ADD, CALL, CREATE2, DUP1, DUP4, DUP6, EXTCODECOPY, EXTCODESIZE, GAS, ISZERO, JUMP,
     JUMPDEST, JUMPI, MCOPY, MSTORE, MSTORE8, POP, PUSH1, STOP,
 };
-use crate::gen::Fork;
+use crate::Fork;
 use alloy_primitives::Bytes;
 
 /// Refuses a workload of `len` bytes under a fork whose `limit` (its code or initcode size)

@@ -13,7 +13,7 @@ use revm::context_interface::cfg::gas_params::Eip2780TxInfo;
 use revm::context_interface::cfg::GasParams;
 use revm::primitives::hardfork::SpecId;
 
-use crate::gen::Fork;
+use crate::Fork;
 
 /// The largest contract code before Amsterdam (EIP-170).
 pub const MAX_CODE_EIP170: usize = revm::primitives::eip170::MAX_CODE_SIZE;

@@ -22,7 +22,7 @@ use alloy_provider::ext::DebugApi;
 use program::{BlockOutput, ChainConfig, ExecutionWitness};
 use serde::Serialize;
 
-use crate::blocks::{self, BlockData};
+use chaindata::blocks::{self, BlockData};
 
 mod error;
 mod node;

@@ -1,9 +1,11 @@
 //! The forks a devnet chain can run through, and the genesis-style chain configs
-//! (`<id>.chain.json`) that name them.
+//! (`<id>.chain.json`) that name them: here, below the generator, because the known chain
+//! `devnet` ([`super::known_chains`]) is one of them.
 
 use serde_json::{json, Value};
 
-use super::CHAIN_ID;
+/// The devnet's chain id.
+pub const CHAIN_ID: u64 = 7_011_893;
 
 /// The last fork a generated chain activates (all from genesis).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize)]
@@ -32,7 +34,7 @@ impl Fork {
 }
 
 /// The devnet's chain config under `fork`: every fork through it from genesis.
-pub(super) fn chain_json(fork: Fork) -> Value {
+pub fn chain_json(fork: Fork) -> Value {
     let timed: &[&str] = match fork {
         Fork::Prague => &["shanghai", "cancun", "prague"],
         Fork::Osaka => &["shanghai", "cancun", "prague", "osaka"],
