@@ -31,7 +31,26 @@ use openvm_build::{
 use openvm_transpiler::elf::Elf;
 use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
 
-use crate::vm::VmError;
+/// A guest that did not build or load. The VM's errors ([`crate::vm::GuestError::Guest`]) carry
+/// it; it lives here, with the builds, so the builds stand below the VM.
+#[derive(Debug, thiserror::Error)]
+pub enum GuestError {
+    /// The guest did not build.
+    #[error("building the guest ({variant}) failed{}", .code.map(|c| format!(" with exit code {c}")).unwrap_or_default())]
+    GuestBuild {
+        /// The variant.
+        variant: &'static str,
+        /// cargo's exit code.
+        code: Option<i32>,
+    },
+    /// The guest's source is not where this `host` was built from (the checkout moved or is
+    /// gone): `host` builds the guest from its own source, so rebuild `host` where it is.
+    #[error("the guest's source {} is missing: rebuild `host` from the checkout it should use", .0.display())]
+    GuestSource(std::path::PathBuf),
+    /// The guest ELF could not be found or decoded.
+    #[error("guest ELF: {0}")]
+    Elf(String),
+}
 
 /// The cargo profile guests build with (the workspace's `[profile.guest]`: fat LTO, one
 /// codegen unit).
@@ -258,21 +277,21 @@ impl GuestSpec {
     }
 
     /// Builds (or reuses) its ELF.
-    pub fn build(&self) -> Result<Elf, VmError> {
+    pub fn build(&self) -> Result<Elf, GuestError> {
         decode_elf(&self.build_bytes()?)
     }
 
     /// Builds (or reuses) its ELF and returns the file's bytes (symbols included).
-    pub fn build_bytes(&self) -> Result<Vec<u8>, VmError> {
+    pub fn build_bytes(&self) -> Result<Vec<u8>, GuestError> {
         self.build_bytes_in(&guest_target_root().join(self.dir_name()))
     }
 
     /// [`GuestSpec::build_bytes`] in the target directory `target_dir`.
-    pub fn build_bytes_in(&self, target_dir: &Path) -> Result<Vec<u8>, VmError> {
+    pub fn build_bytes_in(&self, target_dir: &Path) -> Result<Vec<u8>, GuestError> {
         let pkg_dir = workspace_dir().join(self.program.package());
         // `get_package` panics on a missing manifest.
         if !pkg_dir.join("Cargo.toml").is_file() {
-            return Err(VmError::GuestSource(pkg_dir));
+            return Err(GuestError::GuestSource(pkg_dir));
         }
         let pkg = get_package(&pkg_dir);
         let target_dir = target_dir.to_owned();
@@ -291,10 +310,11 @@ impl GuestSpec {
             self.program.bin()
         );
         let target_dir = build_guest_package(&pkg, &opts, None, &filter)
-            .map_err(|code| VmError::GuestBuild { variant, code })?;
+            .map_err(|code| GuestError::GuestBuild { variant, code })?;
         let elf_path = find_unique_executable(&pkg_dir, target_dir, &filter)
-            .map_err(|e| VmError::Elf(e.to_string()))?;
-        std::fs::read(&elf_path).map_err(|e| VmError::Elf(format!("{}: {e}", elf_path.display())))
+            .map_err(|e| GuestError::Elf(e.to_string()))?;
+        std::fs::read(&elf_path)
+            .map_err(|e| GuestError::Elf(format!("{}: {e}", elf_path.display())))
     }
 }
 
@@ -311,8 +331,9 @@ pub const TRIM_PATHS: [&str; 3] = [
 ];
 
 /// A guest ELF file's program, as the VM loads it (its header made [`canonical_header`]).
-pub fn decode_elf(bytes: &[u8]) -> Result<Elf, VmError> {
-    Elf::decode(&canonical_header(bytes), MEM_SIZE as u32).map_err(|e| VmError::Elf(e.to_string()))
+pub fn decode_elf(bytes: &[u8]) -> Result<Elf, GuestError> {
+    Elf::decode(&canonical_header(bytes), MEM_SIZE as u32)
+        .map_err(|e| GuestError::Elf(e.to_string()))
 }
 
 /// `bytes` with the ELF32 header's section-table fields (`e_shoff`, `e_shnum`,

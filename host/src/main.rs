@@ -8,7 +8,7 @@ mod commands;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{cluster, data, measure, proving, standard, worst};
+use commands::{cluster, data, measure, proving, standard, verify, worst};
 
 #[derive(Parser)]
 #[command(
@@ -42,7 +42,7 @@ enum Command {
     /// Verify a proof file written by `host prove` and print the public values it proves. A
     /// proof of the block guest must have been made under the expected chain config (mainnet
     /// unless `--chain`).
-    Verify(proving::VerifyArgs),
+    Verify(verify::VerifyArgs),
     /// Check the commitments pinned in `pins/block-guest.json` against the guest and keys built
     /// from source (`--check`), or rewrite the file with them.
     Pin(proving::PinArgs),

@@ -426,7 +426,10 @@ pub fn run_standard_within(
     let vm = match spec {
         None => None,
         Some(spec) => {
-            let vm = crate::vm::Vm::new(spec.build()?, spec.public_values())?;
+            let vm = crate::vm::Vm::new(
+                spec.build().map_err(crate::vm::VmError::from)?,
+                spec.public_values(),
+            )?;
             if budget.is_some() {
                 vm.execute_items_within(&[bytes], budget)?;
             }

@@ -1,53 +1,25 @@
-//! The worst-case categories: what each block spends its gas on. The precompiles' are in
-//! [`super::precompiles`]; the opcodes', memory's, calldata's, state's and code's here.
+//! The worst-case categories that are not precompiles: the opcodes', memory's, calldata's,
+//! state's and code's ([`super::precompiles`] has the precompiles').
 
 use alloy_primitives::{address, Address, Bytes};
 
 use super::builders::{
     calldata, counted, grow, on_counter, plain, state_accounts, storage, ON_COUNTER_GAS,
 };
+use super::category::Category;
 use super::code::{call, create2, extcodecopy, extcodesize};
-use super::precompiles::PRECOMPILES;
 use super::pricing::{Pricing, MAX_CODE_EIP170, MAX_CODE_EIP7954};
-use super::{account, Workload, WorstError, ACCOUNTS};
+use super::{account, ACCOUNTS};
 use crate::asm::{
     Asm, ADD, ADDRESS, BALANCE, BLOCKHASH, CALL, DUP1, DUP2, EXTCODEHASH, GAS, ISZERO, JUMPI, LOG0,
     LOG4, MLOAD, MSIZE, MSTORE, NUMBER, POP, PUSH1, SELFDESTRUCT, SHA3, SLOAD, SSTORE, SUB,
 };
-use crate::Fork;
-
-/// One worst-case category.
-#[derive(Clone, Copy)]
-pub struct Category {
-    /// Its name (`host gen --worst NAME`; the block is `worst-NAME`).
-    pub name: &'static str,
-    /// Its group: precompile, opcode, memory/calldata, state, code, other.
-    pub group: &'static str,
-    /// What its block does.
-    pub about: &'static str,
-    /// Its workload under a fork for a block gas.
-    pub build: fn(Fork, u64) -> Result<Workload, WorstError>,
-}
 
 /// The contract the SELFDESTRUCT category calls.
 const DESTRUCTOR: Address = address!("5eed0000000000000000000000000000000000d1");
 
-/// Every category: the precompiles', then the others.
-pub static CATEGORIES: [Category; PRECOMPILES.len() + OTHERS.len()] = concat(PRECOMPILES, OTHERS);
-
-/// `a` then `b` (evaluated at compile time; `N` is their lengths' sum).
-const fn concat<const N: usize>(a: &[Category], b: &[Category]) -> [Category; N] {
-    let mut out = [a[0]; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
-        i += 1;
-    }
-    out
-}
-
 /// The categories that are not precompiles.
-const OTHERS: &[Category] = &[
+pub(super) const OTHERS: &[Category] = &[
     Category {
         name: "keccak-32",
         group: "opcode",

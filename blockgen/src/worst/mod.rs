@@ -14,6 +14,7 @@
 
 mod builders;
 mod categories;
+mod category;
 mod code;
 mod contracts;
 pub mod inputs;
@@ -27,7 +28,7 @@ use alloy_primitives::{address, Address, U256};
 use super::{block, Devnet, Fork, GenError, Generated};
 use chaindata::fixtures::GenesisAccount;
 
-pub use categories::{Category, CATEGORIES};
+pub use category::Category;
 
 /// The block gas a worst-case block spends by default: mainnet's limit.
 pub const DEFAULT_GAS: u64 = 60_000_000;
@@ -39,6 +40,21 @@ pub const TARGET: Address = address!("5eed00000000000000000000000000000000f00d")
 pub const ACCOUNTS: u64 = 0x5eed_0000_0000;
 /// Below this much gas a transaction is not worth sending.
 const MIN_TX_GAS: u64 = 60_000;
+
+/// Every category: the precompiles', then the others.
+pub static CATEGORIES: [Category; precompiles::PRECOMPILES.len() + categories::OTHERS.len()] =
+    concat(precompiles::PRECOMPILES, categories::OTHERS);
+
+/// `a` then `b` (evaluated at compile time; `N` is their lengths' sum).
+const fn concat<const N: usize>(a: &[Category], b: &[Category]) -> [Category; N] {
+    let mut out = [a[0]; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
 
 /// Why a worst-case block cannot be made.
 #[derive(Debug, thiserror::Error)]

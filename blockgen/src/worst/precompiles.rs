@@ -2,7 +2,7 @@
 //! shapes that cost the most per gas.
 
 use super::builders::{modexp_min, precompile};
-use super::categories::Category;
+use super::category::Category;
 use super::{inputs, WorstError};
 use crate::Fork;
 

@@ -2,41 +2,9 @@
 //! claim itself (`FOR UPDATE SKIP LOCKED` with a lease, within the worker's and its machine's
 //! memory).
 
-use super::graph::{Stage, Work};
-use super::queue::{fail_job, tx_err, Queue};
+use super::graph::Stage;
+use super::queue::{fail_job, tx_err, Claim, Queue};
 use super::ClusterError;
-
-/// A claimed task.
-#[derive(Debug, Clone)]
-pub struct Claim {
-    /// The task's id.
-    pub task: i64,
-    /// Its job.
-    pub job: i64,
-    /// Its stage, layer and index.
-    pub stage: Stage,
-    /// Its layer.
-    pub layer: i32,
-    /// Its index in the layer.
-    pub index: i32,
-    /// What to do.
-    pub work: Work,
-    /// This attempt's number (1 for the first).
-    pub attempt: i32,
-}
-
-impl Claim {
-    /// `leaves 0/3`-style name.
-    pub fn name(&self) -> String {
-        format!(
-            "job {} {} {}/{}",
-            self.job,
-            self.stage.name(),
-            self.layer,
-            self.index
-        )
-    }
-}
 
 impl Queue {
     /// Fails the tasks whose lease expired on their last attempt (their worker died each

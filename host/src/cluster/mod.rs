@@ -31,6 +31,7 @@ mod redact;
 pub mod schema;
 pub mod status;
 pub mod submit;
+pub mod task;
 pub mod work;
 pub mod worker;
 

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::graph::Work;
 use super::queue::Claim;
-use super::work::{Done, Job, TaskError};
+use super::task::{Done, Job, TaskError};
 
 /// A probe's artifact: what it is of, and its inputs' keccaks; a probe checks each input is
 /// one (of this job), as a proof task verifies its children.

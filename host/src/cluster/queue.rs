@@ -1,5 +1,5 @@
-//! The queue's rules, each one SQL transaction: claim, heartbeat, complete, fail, and send back
-//! a task whose artifact was refused.
+//! The queue's rules, each one SQL transaction: claim ([`super::claim`]), heartbeat, complete,
+//! fail, and send back a task whose artifact was refused.
 //!
 //! A claim is the pair (task, attempt): the row's `worker` and `attempts` at the claim. Every
 //! later write checks both under the row lock, so a worker whose lease expired and whose task
@@ -13,9 +13,40 @@ use std::time::Duration;
 
 use postgres::GenericClient;
 
-pub use super::claim::Claim;
 use super::graph::{Stage, Work};
 use super::{ClusterError, Db, CHANNEL};
+
+/// A claimed task.
+#[derive(Debug, Clone)]
+pub struct Claim {
+    /// The task's id.
+    pub task: i64,
+    /// Its job.
+    pub job: i64,
+    /// Its stage, layer and index.
+    pub stage: Stage,
+    /// Its layer.
+    pub layer: i32,
+    /// Its index in the layer.
+    pub index: i32,
+    /// What to do.
+    pub work: Work,
+    /// This attempt's number (1 for the first).
+    pub attempt: i32,
+}
+
+impl Claim {
+    /// `leaves 0/3`-style name.
+    pub fn name(&self) -> String {
+        format!(
+            "job {} {} {}/{}",
+            self.job,
+            self.stage.name(),
+            self.layer,
+            self.index
+        )
+    }
+}
 
 /// A dependency's artifact as a consumer reads it.
 #[derive(Debug)]

@@ -8,7 +8,8 @@
 use std::time::Instant;
 
 use super::graph::{self, TaskPlan, TreeShape, Work};
-use super::work::{memory_mib, Build, PROBE_COMMIT};
+use super::task::PROBE_COMMIT;
+use super::work::{memory_mib, Build};
 use super::{ClusterError, Db};
 use crate::guest::{GuestSpec, Keccak, Program};
 use crate::proof::{input_digest, segments, Limits, Subject};
@@ -218,7 +219,7 @@ fn insert(
 }
 
 /// Reads job `id` as workers use it; a row that does not decode is [`ClusterError::Corrupt`].
-pub fn load_job(db: &mut Db, id: i64) -> Result<super::work::Job, ClusterError> {
+pub fn load_job(db: &mut Db, id: i64) -> Result<super::task::Job, ClusterError> {
     let row = db
         .client
         .query_opt(
@@ -252,7 +253,7 @@ pub fn load_job(db: &mut Db, id: i64) -> Result<super::work::Job, ClusterError> 
             "its keccak is not the recorded one".into(),
         ));
     }
-    Ok(super::work::Job {
+    Ok(super::task::Job {
         id,
         label: row.get(0),
         subject,

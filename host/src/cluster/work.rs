@@ -1,4 +1,5 @@
-//! What one task does: prove segments, prove one aggregation node, wrap, or (test jobs) probe.
+//! What one task does: prove segments, prove one aggregation node, wrap, or (test jobs) probe
+//! ([`super::probe`]); the types every task shares are [`super::task`]'s.
 //!
 //! Segments go through [`crate::proof::segments::prove_segments`], as `host prove` does: a
 //! segment task **replays** the run to its first segment (metered execution, then preflight
@@ -28,37 +29,12 @@ use openvm_stark_backend::proof::Proof;
 use openvm_stark_backend::StarkEngine;
 use openvm_verify_stark_host::VmStarkProof;
 
-use super::graph::{Child, TreeShape, Work};
+use super::graph::{Child, Work};
 use super::queue::{Claim, Input};
+use super::task::{checked_bytes, Done, Job, TaskError};
 use super::ClusterError;
 use crate::proof::{self, agg, segments, PartFile, ProofFile, ProofKind, Subject};
 use crate::vm::{vm_err, Vm};
-
-/// The program commitment and VM config of test (probe) jobs.
-pub const PROBE_COMMIT: &str = "probe-v1";
-
-/// A job as a worker reads it.
-#[derive(Debug, Clone)]
-pub struct Job {
-    /// Its id.
-    pub id: i64,
-    /// What it proves, for people.
-    pub label: String,
-    /// The guest and VM (`None` for a probe job).
-    pub subject: Option<Subject>,
-    /// The program commitment it was submitted with.
-    pub exe_commit: String,
-    /// The VM config it was submitted with.
-    pub vm_config: String,
-    /// The guest's input items.
-    pub input: Vec<Vec<u8>>,
-    /// Their digest ([`proof::input_digest`]).
-    pub input_keccak: alloy_primitives::B256,
-    /// The run's segments.
-    pub segments: usize,
-    /// The tree.
-    pub shape: TreeShape,
-}
 
 /// This worker's build of a job's subject: the guest from its own source, its program
 /// commitment and VM config, and the provers.
@@ -114,28 +90,6 @@ fn proof_err(e: crate::vm::VmError) -> ClusterError {
     ClusterError::Proof(e.into())
 }
 
-/// Why a task did not produce its artifact.
-#[derive(Debug)]
-pub enum TaskError {
-    /// An input is not what its producer should have made: the producer must be redone.
-    Refused {
-        /// The producing task.
-        producer: i64,
-        /// What is wrong.
-        why: String,
-    },
-    /// The task itself failed.
-    Failed(String),
-}
-
-/// A task's artifact and a line about how it was made.
-pub struct Done {
-    /// The artifact's bytes.
-    pub artifact: Vec<u8>,
-    /// For `status`: what the time went on.
-    pub detail: String,
-}
-
 /// Runs `claim` of `job` on its checked `inputs`, with `build` (`None` for a probe job).
 pub fn run(
     build: Option<&Build>,
@@ -157,34 +111,6 @@ pub fn run(
         (Work::Wrap, Some(build)) => wrap(build, job, claim, inputs),
         (work, None) => Err(TaskError::Failed(format!("{work:?} in a probe job"))),
     }
-}
-
-/// The inputs' bytes, each checked against the keccak its producer recorded.
-fn checked_bytes(inputs: Vec<Input>) -> Result<Vec<(i64, Work, Vec<u8>)>, TaskError> {
-    inputs
-        .into_iter()
-        .map(|input| {
-            let refuse = |why: String| TaskError::Refused {
-                producer: input.task,
-                why,
-            };
-            let Some(bytes) = input.bytes else {
-                return Err(refuse("no artifact stored".into()));
-            };
-            let hash = super::artifact_hash(&bytes);
-            if input.recorded_hash.as_deref() != Some(hash.as_slice()) {
-                return Err(refuse(format!(
-                    "artifact keccak {} is not the recorded {}",
-                    alloy_primitives::hex::encode(&hash),
-                    input
-                        .recorded_hash
-                        .as_deref()
-                        .map_or("(none)".into(), alloy_primitives::hex::encode)
-                )));
-            }
-            Ok((input.task, input.work, bytes))
-        })
-        .collect()
 }
 
 fn prove_segments(build: &Build, job: &Job, first: usize, count: usize) -> Result<Done, TaskError> {

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use super::queue::{heartbeat, Claim, Outcome};
 use super::submit::load_job;
-use super::work::{self, Build, Job, TaskError, PROBE_COMMIT};
+use super::task::{Job, TaskError, PROBE_COMMIT};
+use super::work::{self, Build};
 use postgres::fallible_iterator::FallibleIterator;
 
 use super::{ClusterError, Db, Queue, CHANNEL};

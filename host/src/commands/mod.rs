@@ -6,6 +6,7 @@ pub mod data;
 pub mod measure;
 pub mod proving;
 pub mod standard;
+pub mod verify;
 pub mod worst;
 
 use std::process::ExitCode;

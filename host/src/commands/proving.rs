@@ -1,5 +1,5 @@
-//! `host prove`, `verify`, `pin`: proofs of a block, in one process or in parts, and their
-//! verification against the pinned commitments.
+//! `host prove`, `pin`: proofs of a block, in one process or in parts, and the commitments
+//! `host verify` ([`super::verify`]) checks them against.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,40 +52,6 @@ pub struct ProveArgs {
 }
 
 #[derive(Args)]
-pub struct VerifyArgs {
-    /// The proof file.
-    pub file: PathBuf,
-    /// The chain the proof must have been made under: a known chain's name (mainnet,
-    /// sepolia, hoodi, devnet) or a genesis-style chain config (JSON). Default: mainnet.
-    #[arg(long)]
-    pub chain: Option<String>,
-    /// Rebuild the guest and regenerate the aggregation keys from source and check against
-    /// them, instead of the commitments pinned in the repository (minutes, not seconds).
-    #[arg(long)]
-    pub rebuild: bool,
-    /// Also accept a proof of another guest than the block verifier with this project's
-    /// keccak (a probe, a stock-keccak build), checked against its rebuilt program.
-    #[arg(long)]
-    pub other_program: bool,
-    /// A standard proof: the request it must be about, as a stateless input
-    /// (`statelessInputBytes`) or a `NewPayloadRequest`'s SSZ. The proof must commit to its
-    /// root, under the fork the chain's schedule gives at its payload's timestamp.
-    #[arg(long, conflicts_with_all = ["schema", "request_root"])]
-    pub request: Option<PathBuf>,
-    /// A standard proof: the fork whose rules it must have applied (Paris ... Amsterdam, or a
-    /// schema id such as 0x1201), with `--request-root`.
-    #[arg(long, requires = "request_root")]
-    pub schema: Option<String>,
-    /// A standard proof: the `hash_tree_root` of the request it must be about (hex), with
-    /// `--schema`.
-    #[arg(long, requires = "schema")]
-    pub request_root: Option<String>,
-    /// Write the verification's every field as JSON to this file.
-    #[arg(long)]
-    pub json: Option<PathBuf>,
-}
-
-#[derive(Args)]
 pub struct PinArgs {
     /// Compare only; exit non-zero when the source builds other commitments.
     #[arg(long)]
@@ -112,12 +78,6 @@ impl ProveArgs {
         } else {
             prove(&self.target, self.keccak, limits, kind, self.out)
         }
-    }
-}
-
-impl VerifyArgs {
-    pub fn exec(self) -> anyhow::Result<ExitCode> {
-        verify(&self)
     }
 }
 
@@ -209,78 +169,6 @@ fn parse_range(text: &str) -> Result<std::ops::Range<usize>, String> {
         return Err(format!("`{text}` is empty"));
     }
     Ok(range)
-}
-
-/// `host verify`'s exit statuses: 0 a valid proof of a block under the expected chain, 1 a
-/// proof that does not verify, 2 a sound proof under another chain's config, 3 a proof of
-/// another program (without `--other-program`); for standard proofs also 4, 5 and 6
-/// ([`host::proof::binding::Binding::exit_code`]).
-fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    use host::proof::BlockProofError;
-    let (path, chain, rebuild, other_program) = (
-        args.file.as_path(),
-        args.chain.as_deref(),
-        args.rebuild,
-        args.other_program,
-    );
-    let file = host::proof::read(path)?;
-    if file.subject.bin == Program::Standard.bin() && file.subject.keccak == Keccak::Ours {
-        return super::standard::verify(args, &file);
-    }
-    anyhow::ensure!(
-        args.request.is_none() && args.schema.is_none(),
-        "--request, --schema and --request-root name what a standard proof is about; {} is a proof of `{}`",
-        path.display(),
-        file.subject.bin
-    );
-    let block_guest =
-        file.subject.bin == Program::Guest.bin() && file.subject.keccak == Keccak::Ours;
-    if !block_guest {
-        let what = if file.subject.bin == Program::Guest.bin() {
-            format!(
-                "the block verifier built with the {} keccak (a comparison baseline)",
-                file.subject.keccak.name()
-            )
-        } else {
-            format!("guest `{}`, not the block verifier", file.subject.bin)
-        };
-        if !other_program {
-            println!(
-                "proof {} is of {what}: not a block proof (--other-program checks it)",
-                path.display()
-            );
-            return Ok(ExitCode::from(3));
-        }
-        // Its public values are its own.
-        let verdict = host::proof::verify(&file).map_err(|e| e.to_string());
-        return Ok(print::print_verified(path, &file, &verdict, |public| {
-            println!("  program          {what}");
-            println!(
-                "  public values    {}",
-                alloy_primitives::hex::encode(public)
-            );
-        }));
-    }
-    let (chain, chain_name) = super::expected_chain(chain)?;
-    let started = std::time::Instant::now();
-    let verdict = host::proof::verify_block(&file, &chain, &chain_name, rebuild);
-    let anchor = if rebuild {
-        "rebuilt from source"
-    } else {
-        "pinned commitments"
-    };
-    eprintln!(
-        "checked against the {anchor} in {:.1} s",
-        started.elapsed().as_secs_f64()
-    );
-    if let Err(e @ BlockProofError::ChainDigest { .. }) = &verdict {
-        println!("proof {} OTHER CHAIN: {e}", path.display());
-        return Ok(ExitCode::from(2));
-    }
-    let verdict = verdict.map_err(|e| e.to_string());
-    Ok(print::print_verified(path, &file, &verdict, |values| {
-        print::print_public_values(values, Some(&chain_name));
-    }))
 }
 
 fn pin(check: bool) -> anyhow::Result<ExitCode> {

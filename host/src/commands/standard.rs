@@ -7,14 +7,13 @@ use std::process::ExitCode;
 use clap::Args;
 use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::print;
-use host::proof::binding::{judge, schema_name, Binding, Expected};
-use host::proof::{Limits, ProofFile, ProofKind};
+use host::proof::binding::schema_name;
+use host::proof::{Limits, ProofKind};
 use host::report::Mode;
 use host::standard::{run_standard_within, stateless_input};
 use host::target::Target;
-use stateless_ssz::{encode_input, Fork, StatelessValidationResult};
+use stateless_ssz::{encode_input, StatelessValidationResult};
 
-use super::proving::VerifyArgs;
 use super::{exit_status, resolve};
 
 #[derive(Args)]
@@ -112,7 +111,7 @@ fn file_stem_of(case: &str) -> String {
     format!("{cut}-{}", &alloy_primitives::hex::encode(hash)[..8])
 }
 
-fn print_result(result: &StatelessValidationResult) {
+pub(super) fn print_result(result: &StatelessValidationResult) {
     let fork = schema_name(result.schema_id);
     println!(
         "  successful_validation    {}",
@@ -245,129 +244,6 @@ pub fn prove(
     println!("  result (proved, the same natively):");
     print_result(&result);
     Ok(ExitCode::SUCCESS)
-}
-
-/// `host verify` of a standard-guest proof: the proof, then what it is about against what the
-/// caller named ([`host::proof::binding`]). Exit statuses: 0 a sound proof that the named
-/// request is valid under the fork the chain's schedule gives, on the expected chain; 1 a
-/// proof that does not verify; 2 a sound proof about another chain; 4 a sound proof that the
-/// named request is invalid (`INVALID (proved)`, also for input that does not decode); 5 a
-/// sound proof checked against no request (`--request`, or `--schema` and `--request-root`):
-/// what it says is printed, never as VALID; 6 a sound proof about another request, or under
-/// another fork's rules.
-pub fn verify(args: &VerifyArgs, file: &ProofFile) -> anyhow::Result<ExitCode> {
-    let path = &args.file;
-    let (chain, chain_name) = super::expected_chain(args.chain.as_deref())?;
-    let expected = expected(args, &chain)?;
-    let verdict = host::proof::verify_standard(file, args.rebuild).map_err(|e| e.to_string());
-    let code = print::print_verified(path, file, &verdict, print_result);
-    let mut json = serde_json::json!({
-        "proof": path,
-        "program": file.subject.bin,
-        "anchor": if args.rebuild { "rebuilt" } else { "pinned" },
-        "proof_verified": verdict.is_ok(),
-        "chain": chain_name,
-        "chain_id": chain.chain_id,
-        "expected": expected.as_ref().map(|e| serde_json::json!({
-            "schema_id": e.fork.schema_id(),
-            "schema": e.fork.name(),
-            "request_root": format!("0x{}", alloy_primitives::hex::encode(e.request_root)),
-        })),
-    });
-    let result = match verdict {
-        Ok(result) => result,
-        Err(e) => {
-            json["verdict"] = "not_verified".into();
-            json["error"] = e.into();
-            json["exit"] = 1.into();
-            write_json(args.json.as_deref(), &json)?;
-            return Ok(code);
-        }
-    };
-    let binding = judge(&result, chain.chain_id, expected.as_ref());
-    let root = |r: &[u8; 32]| format!("0x{}", alloy_primitives::hex::encode(r));
-    let proved = format!(
-        "request {} under {} ({:#06x}) on chain id {}",
-        root(&result.new_payload_request_root),
-        schema_name(result.schema_id),
-        result.schema_id,
-        result.chain_id
-    );
-    let reason = match &binding {
-        Binding::Valid => format!("block VALID (proved) on {chain_name}: {proved}"),
-        Binding::Invalid => {
-            let why = if result == StatelessValidationResult::UNDECODABLE {
-                "the input does not decode"
-            } else {
-                "the block does not validate"
-            };
-            format!("block INVALID (proved): {why}: {proved}")
-        }
-        Binding::OtherChain { proved: id, .. } => format!(
-            "OTHER CHAIN: the proof is about chain id {id}, not the expected {chain_name} ({})",
-            chain.chain_id
-        ),
-        Binding::OtherRequest { what } => format!("NOT THE REQUEST ASKED: {what}"),
-        Binding::Unchecked => format!(
-            "UNCHECKED: the proof says successful_validation = {} for {proved}; name the request \
-             (--request FILE, or --schema and --request-root) to have it checked",
-            result.successful_validation
-        ),
-    };
-    println!("  {reason}");
-    json["result"] = serde_json::json!({
-        "successful_validation": result.successful_validation,
-        "new_payload_request_root": root(&result.new_payload_request_root),
-        "chain_id": result.chain_id,
-        "schema_id": result.schema_id,
-        "schema": schema_name(result.schema_id),
-    });
-    json["verdict"] = binding.name().into();
-    json["reason"] = reason.into();
-    json["exit"] = binding.exit_code().into();
-    write_json(args.json.as_deref(), &json)?;
-    Ok(ExitCode::from(binding.exit_code()))
-}
-
-/// What the caller named: a request file, or a fork and a root.
-fn expected(args: &VerifyArgs, chain: &program::ChainConfig) -> anyhow::Result<Option<Expected>> {
-    if let Some(path) = &args.request {
-        let bytes = read_input(path)?;
-        let expected = Expected::of_request(&bytes, chain)
-            .map_err(|e| anyhow::anyhow!("--request {}: {e}", path.display()))?;
-        return Ok(Some(expected));
-    }
-    let (Some(schema), Some(root)) = (&args.schema, &args.request_root) else {
-        return Ok(None);
-    };
-    let fork = parse_schema(schema)?;
-    let request_root: [u8; 32] = alloy_primitives::hex::decode(root)
-        .ok()
-        .and_then(|b| b.try_into().ok())
-        .ok_or_else(|| anyhow::anyhow!("--request-root `{root}` is not 32 bytes of hex"))?;
-    Ok(Some(Expected { fork, request_root }))
-}
-
-/// A fork by name (any case) or by schema id (`0x1201`).
-pub fn parse_schema(text: &str) -> anyhow::Result<Fork> {
-    let by_id = text
-        .strip_prefix("0x")
-        .and_then(|hex| u16::from_str_radix(hex, 16).ok())
-        .and_then(Fork::from_schema_id);
-    by_id
-        .or_else(|| Fork::ALL.into_iter().find(|f| f.name().eq_ignore_ascii_case(text)))
-        .ok_or_else(|| {
-            anyhow::anyhow!("--schema `{text}` is no fork with a stateless schema (Paris ... Amsterdam, or 0x0e01 ... 0x1501)")
-        })
-}
-
-fn write_json(path: Option<&Path>, json: &serde_json::Value) -> anyhow::Result<()> {
-    if let Some(path) = path {
-        let text = serde_json::to_string_pretty(json)? + "\n";
-        std::fs::write(path, text)
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -69,14 +69,14 @@ struct Text {
 impl Text {
     fn from_elf(bytes: &[u8]) -> Result<Self, VmError> {
         use elf::endian::LittleEndian;
-        let bad = |e: elf::ParseError| VmError::Elf(e.to_string());
+        let bad = |e: elf::ParseError| crate::guest::GuestError::Elf(e.to_string());
         let file = elf::ElfBytes::<LittleEndian>::minimal_parse(bytes).map_err(bad)?;
         let text = file
             .segments()
-            .ok_or_else(|| VmError::Elf("no program headers".into()))?
+            .ok_or_else(|| crate::guest::GuestError::Elf("no program headers".into()))?
             .iter()
             .find(|p| p.p_type == elf::abi::PT_LOAD && p.p_flags & elf::abi::PF_X != 0)
-            .ok_or_else(|| VmError::Elf("no executable segment".into()))?;
+            .ok_or_else(|| crate::guest::GuestError::Elf("no executable segment".into()))?;
         let data = file.segment_data(&text).map_err(bad)?;
         let words = data
             .chunks_exact(4)
@@ -85,12 +85,12 @@ impl Text {
         let (symbols, names) = file
             .symbol_table()
             .map_err(bad)?
-            .ok_or_else(|| VmError::Elf("no symbol table".into()))?;
+            .ok_or_else(|| crate::guest::GuestError::Elf("no symbol table".into()))?;
         let end = symbols
             .iter()
             .find(|s| names.get(s.st_name as usize).is_ok_and(|n| n == "_end"))
             .map(|s| s.st_value as u32)
-            .ok_or_else(|| VmError::Elf("no `_end` symbol".into()))?;
+            .ok_or_else(|| crate::guest::GuestError::Elf("no `_end` symbol".into()))?;
         Ok(Self {
             base: text.p_vaddr as u32,
             words,

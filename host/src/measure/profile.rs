@@ -53,12 +53,11 @@ pub(crate) struct Symbols {
 impl Symbols {
     pub(crate) fn from_elf(bytes: &[u8]) -> Result<Self, VmError> {
         use elf::endian::LittleEndian;
-        let bad = |e: elf::ParseError| VmError::Elf(e.to_string());
+        let bad = |e: elf::ParseError| crate::guest::GuestError::Elf(e.to_string());
         let file = elf::ElfBytes::<LittleEndian>::minimal_parse(bytes).map_err(bad)?;
-        let (symbols, names) = file
-            .symbol_table()
-            .map_err(bad)?
-            .ok_or_else(|| VmError::Elf("the guest ELF has no symbol table".into()))?;
+        let (symbols, names) = file.symbol_table().map_err(bad)?.ok_or_else(|| {
+            crate::guest::GuestError::Elf("the guest ELF has no symbol table".into())
+        })?;
         let mut functions: Vec<(u32, u32, String)> = symbols
             .iter()
             .filter(|s| s.st_symtype() == elf::abi::STT_FUNC && s.st_size > 0)

@@ -145,6 +145,12 @@ pub enum ProofError {
     Parts(String),
 }
 
+impl From<crate::guest::GuestError> for ProofError {
+    fn from(e: crate::guest::GuestError) -> Self {
+        Self::Vm(e.into())
+    }
+}
+
 /// What proving cost.
 #[derive(Debug, Clone)]
 pub struct ProveReport {

@@ -44,6 +44,12 @@ pub enum VmRunError {
     },
 }
 
+impl From<crate::guest::GuestError> for VmRunError {
+    fn from(e: crate::guest::GuestError) -> Self {
+        Self::Vm(e.into())
+    }
+}
+
 /// A block guest's run in the VM.
 #[derive(Debug)]
 pub struct BlockRun {

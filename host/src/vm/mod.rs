@@ -27,21 +27,9 @@ pub use segments::SegmentEnd;
 /// A VM step that failed.
 #[derive(Debug, thiserror::Error)]
 pub enum VmError {
-    /// The guest did not build.
-    #[error("building the guest ({variant}) failed{}", .code.map(|c| format!(" with exit code {c}")).unwrap_or_default())]
-    GuestBuild {
-        /// The variant.
-        variant: &'static str,
-        /// cargo's exit code.
-        code: Option<i32>,
-    },
-    /// The guest's source is not where this `host` was built from (the checkout moved or is
-    /// gone): `host` builds the guest from its own source, so rebuild `host` where it is.
-    #[error("the guest's source {} is missing: rebuild `host` from the checkout it should use", .0.display())]
-    GuestSource(std::path::PathBuf),
-    /// The guest ELF could not be found or decoded.
-    #[error("guest ELF: {0}")]
-    Elf(String),
+    /// The guest did not build or load.
+    #[error(transparent)]
+    Guest(#[from] crate::guest::GuestError),
     /// The SDK or the VM failed (keygen, transpiling, execution: a guest panic lands here).
     #[error("OpenVM: {0}")]
     Vm(String),
