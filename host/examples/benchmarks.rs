@@ -12,7 +12,6 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::measure::profile::profile;
 use host::measure::{compare, run_precompile_census, Baseline};
 use host::native::run_native;
@@ -20,7 +19,8 @@ use host::print::{
     airs_table, census_table, comparison_table, precompile_table, profile_table, sponge_table,
 };
 use host::report::{run_in_vm, Mode, RunReport};
-use host::vm::Vm;
+use prover::guest::{Crypto, GuestSpec, Keccak, Program};
+use prover::vm::Vm;
 
 fn main() -> anyhow::Result<()> {
     let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -5,9 +5,9 @@ use alloy_primitives::B256;
 use program::Verdict;
 use serde::Serialize;
 
-use crate::guest::{Crypto, GuestSpec, Keccak};
 use crate::native::NativeRun;
-use crate::vm::{self, BlockRun, VmRunError};
+use prover::guest::{Crypto, GuestSpec, Keccak};
+use prover::vm::{self, BlockRun, VmRunError};
 
 /// How a block is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]

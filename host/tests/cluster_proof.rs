@@ -30,7 +30,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use host::cluster::{schema, Db};
-use host::proof::{self, Proof, ProofError};
+use prover::proof::{self, Proof, ProofError};
 use support::cli::host;
 use support::cluster::segment_task;
 use support::pg::Pg;
@@ -223,7 +223,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         unreachable!()
     };
     assert!(
-        encoded.len() <= host::proof::agg::MAX_PROOF_SIZE,
+        encoded.len() <= prover::proof::agg::MAX_PROOF_SIZE,
         "{} bytes",
         encoded.len()
     );
@@ -248,7 +248,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         chain.to_str().unwrap(),
     ]);
     assert!(stdout.contains("VALID"), "{stdout}");
-    let pinned = proof::Verifier::pinned(host::guest::Program::Guest).unwrap();
+    let pinned = proof::Verifier::pinned(prover::guest::Program::Guest).unwrap();
     let started = std::time::Instant::now();
     assert_eq!(
         pinned.verify_block(&file, &native.chain, "devnet").unwrap(),

@@ -14,10 +14,10 @@
 
 mod support;
 
-use host::guest::Keccak;
-use host::proof::{self, Limits, ProofError, ProofKind, StandardProofError};
 use program::standard::{validate, StandardError};
 use program::ValidationError;
+use prover::guest::Keccak;
+use prover::proof::{self, Limits, ProofError, ProofKind, StandardProofError};
 use stateless_ssz::Sha2Hasher;
 
 /// One prover at a time: two at once would need twice the memory.

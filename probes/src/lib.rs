@@ -1,6 +1,6 @@
 //! Test guests, kept out of the verifier's package so that its default build holds only what
 //! validates blocks. Each binary is a small program the host builds for the VM
-//! (`host::guest::Program`), executes or proves, and checks:
+//! (`prover::guest::Program`), executes or proves, and checks:
 //!
 //! - `keccak_alignment`: the keccak path (`xorin` and the sponge) under every placement the
 //!   sponge meets, asserted in the VM and then proved (`tests/tests/prove.rs`);

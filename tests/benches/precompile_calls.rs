@@ -7,8 +7,8 @@
 
 use alloy_primitives::hex;
 use crypto::check::{outcome, write_record, Tag};
-use host::guest::{GuestSpec, Keccak, Program};
-use host::vm::Vm;
+use prover::guest::{GuestSpec, Keccak, Program};
+use prover::vm::Vm;
 
 /// base length (u16 BE) ‖ exponent length (u16 BE) ‖ base ‖ exponent ‖ modulus.
 fn modexp(base: &[u8], exp: &[u8], modulus: &[u8]) -> Vec<u8> {

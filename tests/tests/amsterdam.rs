@@ -262,8 +262,8 @@ fn a_chain_switches_to_amsterdam_at_its_timestamp() {
 /// of the same transactions does under Osaka's. Prints both runs' cells per gas (BENCHMARKS.md).
 #[test]
 fn the_amsterdam_devnet_block_runs_in_the_vm() {
-    use host::guest::{Crypto, GuestSpec, Keccak};
     use host::report::{run_in_vm, Mode};
+    use prover::guest::{Crypto, GuestSpec, Keccak};
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     for (id, fork) in [
         ("devnet-amsterdam", EthereumHardfork::Amsterdam),

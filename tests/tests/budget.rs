@@ -4,8 +4,8 @@
 //! a case over budget as such (neither passed nor failed), each case as it ends.
 
 use host::ef_tests::vm::run_sample_with;
-use host::guest::{Crypto, GuestSpec, Keccak};
-use host::vm::{Vm, VmError};
+use prover::guest::{Crypto, GuestSpec, Keccak};
+use prover::vm::{Vm, VmError};
 
 fn devnet() -> host::native::NativeRun {
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
@@ -18,7 +18,7 @@ fn a_guest_is_stopped_at_its_budget_and_answers_within_it() {
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let vm = Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
     let input = native.guest_input();
-    let items = host::vm::slices(&input);
+    let items = prover::vm::slices(&input);
     let (public, metering) = vm.metered_items(&items).unwrap();
     let count = metering.instructions;
     // Within the budget, to the instruction: the unbounded run's public values.
@@ -45,7 +45,7 @@ fn a_guest_is_stopped_at_its_budget_and_answers_within_it() {
     // The block's frame: its length (4 bytes), then `rlp([header, ...])`, whose two list heads
     // (3 bytes each) and the hash's string head (1 byte) come before the parent hash.
     head[4 + 7 + 3] ^= 1;
-    let items = host::vm::slices(&tampered);
+    let items = prover::vm::slices(&tampered);
     let unbounded = vm.execute_items(&items).unwrap_err();
     // The verdict of the native run on the same input: the parent hash names no header of the
     // witness, which is insufficient (it says nothing about the block).

@@ -5,8 +5,8 @@
 
 use alloy_primitives::{hex, Signature, U256};
 use crypto::check::{outcome, write_record, Tag};
-use host::guest::{GuestSpec, Keccak, Program};
-use host::vm::Vm;
+use prover::guest::{GuestSpec, Keccak, Program};
+use prover::vm::Vm;
 use rand::{rngs::SmallRng, Rng, SeedableRng};
 use revm::precompile::{Crypto, DefaultCrypto};
 

@@ -3,8 +3,8 @@
 //! generated afresh, never read from the key cache), they must be exactly the pinned ones. When the guest's code, its dependencies or
 //! OpenVM change, `host pin` rewrites the file, and the change shows in review.
 
-use host::guest::{GuestSpec, Keccak, Program};
-use host::proof::pin;
+use prover::guest::{GuestSpec, Keccak, Program};
+use prover::proof::pin;
 
 #[test]
 fn the_source_builds_the_pinned_commitments() {
@@ -35,7 +35,7 @@ fn the_source_builds_the_pinned_commitments() {
     // A guest that is not pinned has no pin.
     assert!(matches!(
         pin::Pinned::builtin(Program::KeccakAligned),
-        Err(host::proof::ProofError::NotPinned { subject }) if subject == "keccak_aligned"
+        Err(prover::proof::ProofError::NotPinned { subject }) if subject == "keccak_aligned"
     ));
 }
 
@@ -61,7 +61,7 @@ fn a_pin_that_contradicts_itself_does_not_load() {
 
 fn assert_refused(json: &serde_json::Value, why: &str) {
     match pin::Pinned::parse(&json.to_string()) {
-        Err(host::proof::ProofError::File { reason, .. }) => {
+        Err(prover::proof::ProofError::File { reason, .. }) => {
             assert!(reason.contains(why), "{reason}")
         }
         Err(e) => panic!("refused for another reason: {e}"),
@@ -86,7 +86,7 @@ fn the_pinned_aggregation_key_is_at_100_bits() {
 /// (app, leaf, internal) at least 100 bits, not only the final key.
 #[test]
 fn verifying_against_source_ignores_a_planted_key_cache() {
-    use host::proof::{self, agg, Limits, Subject};
+    use prover::proof::{self, agg, Limits, Subject};
     let dir = std::env::temp_dir().join(format!("sv-planted-keys-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // This process's key cache (no other test here reads it).

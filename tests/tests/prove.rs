@@ -7,12 +7,12 @@
 //! A whole block is proved by a cluster of worker processes and aggregated in
 //! `host/tests/cluster_proof.rs`.
 
-use host::guest::{GuestSpec, Keccak, Program};
-use host::proof::{self, Limits, Proof, ProofError, ProofKind};
-use host::vm::Vm;
+use prover::guest::{GuestSpec, Keccak, Program};
+use prover::proof::{self, Limits, Proof, ProofError, ProofKind};
+use prover::vm::Vm;
 
 /// Small segments: the program is under a million instructions. 21 is the least that holds the
-/// VM's range-tuple table (`host::proof::fixed_table_log_height`).
+/// VM's range-tuple table (`prover::proof::fixed_table_log_height`).
 const LOG_STACKED_HEIGHT: usize = 21;
 const PUBLIC_VALUES: usize = 32;
 
@@ -92,7 +92,7 @@ fn keccak_alignment_proves_and_verifies_with_both_keccaks() {
     // program commitment (not for a build or any other failure).
     file.subject.keccak = Keccak::Stock;
     match proof::verify(&file) {
-        Err(ProofError::Vm(host::vm::VmError::Vm(message))) => {
+        Err(ProofError::Vm(prover::vm::VmError::Vm(message))) => {
             assert!(message.contains("exe commit mismatch"), "{message}")
         }
         other => panic!("a proof of another program: {:?}", other.err()),

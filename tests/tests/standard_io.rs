@@ -10,10 +10,10 @@ mod amsterdam;
 mod signers;
 
 use chaindata::blocks::BlockData;
-use host::standard::stateless_input;
 use program::standard::payload::{block_of, PayloadError};
 use program::standard::{validate, validate_input, StandardError};
 use program::{ChainConfig, ValidationError, Verdict};
+use prover::standard::stateless_input;
 use stateless_ssz::NewPayloadRequest::V4;
 use stateless_ssz::{decode_input, encode_input, Fork, Sha2Hasher, StatelessInput};
 use tests::mainnet_block;
@@ -341,8 +341,8 @@ fn undecodable_input_gives_43_zero_bytes() {
 /// run's.
 #[test]
 fn the_standard_guest_reveals_the_native_result_in_the_vm() {
-    use host::guest::{GuestSpec, Keccak, Program};
-    use host::standard::result_of_public;
+    use prover::guest::{GuestSpec, Keccak, Program};
+    use prover::standard::result_of_public;
     let (data, chain) = devnet();
     let input = input_of(&data, &chain);
     let mut swapped = input.clone();
@@ -350,7 +350,7 @@ fn the_standard_guest_reveals_the_native_result_in_the_vm() {
     keys.swap(0, 1);
     swapped.public_keys = keys.into();
     let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
-    let vm = host::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
+    let vm = prover::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
     for (what, bytes, valid) in [
         ("devnet", encode_input(&input), true),
         ("devnet, keys swapped", encode_input(&swapped), false),

@@ -4,8 +4,8 @@
 //! census; the guest's chain-config commitment; a sample of the EF blockchain tests.
 //! The first run builds the guest ELFs with openvm-build (minutes); later runs reuse them.
 
-use host::guest::{Crypto, GuestSpec, Keccak};
 use host::report::{run_in_vm, Mode};
+use prover::guest::{Crypto, GuestSpec, Keccak};
 use tests::shared_blocks_dir;
 
 #[test]
@@ -48,7 +48,7 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
     assert_eq!(perm.rows, 24 * keccakf.rows);
     assert!((21_500..22_500).contains(&keccakf.rows), "{}", keccakf.rows);
     // Every segment but the last ended at a limit OpenVM named; the last, with the program.
-    use host::vm::SegmentEnd;
+    use prover::vm::SegmentEnd;
     let (last, cut) = per_segment.split_last().unwrap();
     assert_eq!(last.end, SegmentEnd::Program);
     for s in cut {
@@ -78,8 +78,8 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
 /// in software (the build switch); the chips take most of the work off the RISC-V core.
 #[test]
 fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
-    use host::guest::Crypto;
     use host::report::run_in_vm;
+    use prover::guest::Crypto;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     let native = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     assert!(native.verdict.is_ok());
@@ -112,8 +112,8 @@ fn the_default_devnet_block_runs_in_the_vm_with_both_cryptos() {
 /// chips: ten sender recoveries counted and priced, nothing else called.
 #[test]
 fn the_precompile_census_counts_and_prices_sender_recovery() {
-    use host::guest::Crypto;
     use host::measure::run_precompile_census;
+    use prover::guest::Crypto;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     let native = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     let block: alloy_consensus::Block<alloy_consensus::TxEnvelope> =
@@ -213,9 +213,9 @@ fn every_eest_zkevm_fixture_runs_in_the_vm() {
 /// the digest of the config the input carried.
 #[test]
 fn the_guest_commits_to_the_chain_config_it_ran_under() {
-    use host::guest::{Crypto, GuestSpec};
-    use host::vm::Vm;
     use program::PublicValues;
+    use prover::guest::{Crypto, GuestSpec};
+    use prover::vm::Vm;
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     let honest = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
     let mut forged =
@@ -232,7 +232,7 @@ fn the_guest_commits_to_the_chain_config_it_ran_under() {
     let vm = Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
     let reveal = |run: &host::native::NativeRun| {
         PublicValues::from_bytes(
-            &vm.execute_items(&host::vm::slices(&run.guest_input()))
+            &vm.execute_items(&prover::vm::slices(&run.guest_input()))
                 .unwrap_or_else(|e| panic!("{e}")),
         )
         .unwrap()
@@ -442,9 +442,9 @@ fn the_page_census_partitions_the_run_and_matches_the_metering() {
 /// offset is in the ELF header, which OpenVM loads) sits elsewhere.
 #[test]
 fn the_loaded_program_does_not_depend_on_where_the_guest_was_built() {
-    use host::guest::decode_elf;
     use openvm_transpiler::elf::Elf;
     use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
+    use prover::guest::decode_elf;
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
     let bytes = spec.build_bytes().unwrap_or_else(|e| panic!("{e}"));
     // The same ELF with 64 more bytes of debug info before its section table.
@@ -453,7 +453,7 @@ fn the_loaded_program_does_not_depend_on_where_the_guest_was_built() {
     moved.extend([0u8; 64]);
     moved.extend(&bytes[shoff..]);
     moved[32..36].copy_from_slice(&(shoff as u32 + 64).to_le_bytes());
-    let exe = |elf| host::vm::Vm::new(elf, spec.public_values()).unwrap();
+    let exe = |elf| prover::vm::Vm::new(elf, spec.public_values()).unwrap();
     let (a, b) = (
         exe(decode_elf(&bytes).unwrap()),
         exe(decode_elf(&moved).unwrap()),
@@ -477,8 +477,8 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
     use alloy_hardforks::{EthereumHardfork, ForkCondition};
     use alloy_primitives::{Bytes, B256};
     use alloy_rlp::{Decodable, Encodable};
-    use host::vm::{Vm, VmError};
     use program::Verdict;
+    use prover::vm::{Vm, VmError};
 
     let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
     let run = host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap();
@@ -494,7 +494,7 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
         program::guest_items_with_chain_rlp(block, &witness.headers, chain_rlp, all.into_iter())
     };
     let canonical = alloy_rlp::encode(run.chain.canonical());
-    let guest = |items: &[Vec<u8>]| match vm.execute_items(&host::vm::slices(items)) {
+    let guest = |items: &[Vec<u8>]| match vm.execute_items(&prover::vm::slices(items)) {
         Ok(public) => Ok(public),
         Err(VmError::Refused(verdict)) => Err(verdict),
         Err(e) => panic!("the guest failed instead of reporting a verdict: {e}"),
@@ -569,9 +569,9 @@ fn blocks_that_are_not_valid_end_the_guest_with_the_native_verdict() {
 /// target directories (the usual one and a fresh one) is one program.
 #[test]
 fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
-    use host::guest::{decode_elf, Program};
+    use prover::guest::{decode_elf, Program};
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
-    let vm = host::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
+    let vm = prover::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
     let image: Vec<u8> = vm.exe().init_memory.values().copied().collect();
     let contains = |needle: &str| image.windows(needle.len()).any(|w| w == needle.as_bytes());
     // The trimmed names are there (a dependency as `index.crates.io-…/name-version/…`, `std` as
@@ -586,7 +586,7 @@ fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
             machine_paths.push(std::path::PathBuf::from(path).display().to_string());
         }
     }
-    machine_paths.push(host::guest::guest_target_root().display().to_string());
+    machine_paths.push(prover::guest::guest_target_root().display().to_string());
     // As directories (`/root/`, not the `/root` of `alloy-trie/src/root.rs`).
     for path in machine_paths.iter().filter(|p| p.len() > 1) {
         let dir = format!("{}/", path.trim_end_matches('/'));
@@ -605,7 +605,7 @@ fn guest_programs_hold_no_build_machine_path_and_are_one_program_anywhere() {
                 None => probe.build_bytes().unwrap(),
             };
             let elf = decode_elf(&bytes).unwrap();
-            let vm = host::vm::Vm::new(elf, probe.public_values()).unwrap();
+            let vm = prover::vm::Vm::new(elf, probe.public_values()).unwrap();
             bitcode::serialize(&(&vm.exe().program, vm.exe().pc_start, &vm.exe().init_memory))
                 .unwrap()
         })

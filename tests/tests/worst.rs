@@ -6,8 +6,8 @@
 
 use blockgen::worst::{self, WorstError, CATEGORIES};
 use blockgen::Fork;
-use host::guest::{Crypto, GuestSpec, Keccak};
 use host::report::{run_in_vm, Mode};
+use prover::guest::{Crypto, GuestSpec, Keccak};
 use std::path::Path;
 
 /// The block of the smallest gas a few rounds of `category`'s loop need, at least 300,000;

@@ -8,7 +8,7 @@
 //!   `num_children_internal` (3) leaf proofs per node; layer 1 (`internal_recursive_prover`,
 //!   `Standard`) as many of those; every further layer (`RecursiveSelf`) until one proof is left;
 //! - **wrap**: one-child internal-recursive proofs of that one until its shape settles
-//!   (`AggProver::wrap_proof`, [`crate::proof::agg::finish`]), which
+//!   (`AggProver::wrap_proof`, [`prover::proof::agg::finish`]), which
 //!   with the last segment's public-values proof is the run's `VmStarkProof`.
 //!
 //! The chunking is `prove_vm`'s exactly (`chunks(n)` in order), so the cluster's proof has the

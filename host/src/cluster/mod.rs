@@ -82,7 +82,7 @@ pub enum ClusterError {
     },
     /// Proving, verifying or building failed.
     #[error(transparent)]
-    Proof(#[from] crate::proof::ProofError),
+    Proof(#[from] prover::proof::ProofError),
     /// A job's final proof verifies but is not the job's: of another guest or VM, or of
     /// another block or chain config.
     #[error("job {job}'s proof is not the job's: {what}")]

@@ -8,7 +8,7 @@ use std::time::Duration;
 use postgres::fallible_iterator::FallibleIterator;
 
 use super::{ClusterError, Db, CHANNEL};
-use crate::proof::{self, ProofFile, Verifier};
+use prover::proof::{self, ProofFile, Verifier};
 
 /// One task as `status` shows it.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -266,9 +266,9 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
             "the proof is an app proof, not one STARK".into(),
         ));
     }
-    let pinned = proof::pin::Pinned::builtin(crate::guest::Program::Guest)?;
+    let pinned = proof::pin::Pinned::builtin(prover::guest::Program::Guest)?;
     let verifier = if pinned.covers(&subject) {
-        Verifier::pinned(crate::guest::Program::Guest)?
+        Verifier::pinned(prover::guest::Program::Guest)?
     } else {
         Verifier::new(&subject, proof::ProofKind::Stark)?
     };

@@ -11,9 +11,9 @@ use super::graph::{self, TaskPlan, TreeShape, Work};
 use super::task::PROBE_COMMIT;
 use super::work::{memory_mib, Build};
 use super::{ClusterError, Db};
-use crate::guest::{GuestSpec, Keccak, Program};
-use crate::proof::{input_digest, segments, Limits, Subject};
-use crate::vm::Vm;
+use prover::guest::{GuestSpec, Keccak, Program};
+use prover::proof::{input_digest, segments, Limits, Subject};
+use prover::vm::Vm;
 
 /// Attempts a task gets before its job fails.
 pub const MAX_ATTEMPTS: i32 = 3;

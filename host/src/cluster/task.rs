@@ -5,7 +5,7 @@
 
 use super::graph::{TreeShape, Work};
 use super::queue::Input;
-use crate::proof::Subject;
+use prover::proof::Subject;
 
 /// The program commitment and VM config of test (probe) jobs.
 pub const PROBE_COMMIT: &str = "probe-v1";
@@ -25,7 +25,7 @@ pub struct Job {
     pub vm_config: String,
     /// The guest's input items.
     pub input: Vec<Vec<u8>>,
-    /// Their digest ([`crate::proof::input_digest`]).
+    /// Their digest ([`prover::proof::input_digest`]).
     pub input_keccak: alloy_primitives::B256,
     /// The run's segments.
     pub segments: usize,

@@ -1,7 +1,7 @@
 //! What one task does: prove segments, prove one aggregation node, wrap, or (test jobs) probe
 //! ([`super::probe`]); the types every task shares are [`super::task`]'s.
 //!
-//! Segments go through [`crate::proof::segments::prove_segments`], as `host prove` does: a
+//! Segments go through [`prover::proof::segments::prove_segments`], as `host prove` does: a
 //! segment task **replays** the run to its first segment (metered execution, then preflight
 //! execution of the segments before it, ~10^7 instructions/s against the prover's ~10^4 on a
 //! CPU: under 10 s for 24171384's 47.5 M instructions) rather than loading a stored checkpoint,
@@ -33,8 +33,8 @@ use super::graph::{Child, Work};
 use super::queue::{Claim, Input};
 use super::task::{checked_bytes, Done, Job, TaskError};
 use super::ClusterError;
-use crate::proof::{self, agg, segments, PartFile, ProofFile, ProofKind, Subject};
-use crate::vm::{vm_err, Vm};
+use prover::proof::{self, agg, segments, PartFile, ProofFile, ProofKind, Subject};
+use prover::vm::{vm_err, Vm};
 
 /// This worker's build of a job's subject: the guest from its own source, its program
 /// commitment and VM config, and the provers.
@@ -86,7 +86,7 @@ impl Build {
     }
 }
 
-fn proof_err(e: crate::vm::VmError) -> ClusterError {
+fn proof_err(e: prover::vm::VmError) -> ClusterError {
     ClusterError::Proof(e.into())
 }
 

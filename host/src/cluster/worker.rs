@@ -22,7 +22,7 @@ use super::work::{self, Build};
 use postgres::fallible_iterator::FallibleIterator;
 
 use super::{ClusterError, Db, Queue, CHANNEL};
-use crate::proof::{peak_rss, Subject};
+use prover::proof::{peak_rss, Subject};
 
 /// How a worker runs.
 #[derive(Debug, Clone)]

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use host::cluster::{self, model, status, submit, worker, Db};
-use host::guest::Keccak;
 use host::print::write_json;
-use host::proof::Limits;
 use host::target::Target;
+use prover::guest::Keccak;
+use prover::proof::Limits;
 
 #[derive(Args)]
 pub struct ClusterArgs {
@@ -261,7 +261,7 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
             println!(
                 "job {job}: proof of {} segments verified against {} -> {}",
                 file.segments,
-                if host::proof::pin::Pinned::builtin(host::guest::Program::Guest)?
+                if prover::proof::pin::Pinned::builtin(prover::guest::Program::Guest)?
                     .covers(&file.subject)
                 {
                     "the pinned commitments"

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::measure::Baseline;
 use host::print::{self, write_json};
 use host::report::{run_in_vm_within, Mode, RunReport};
 use host::target::Target;
+use prover::guest::{Crypto, GuestSpec, Keccak, Program};
 
 use super::{validate, validate_valid};
 
@@ -216,7 +216,7 @@ struct ProfiledRun {
     name: String,
     spec: GuestSpec,
     input: Vec<Vec<u8>>,
-    metering: host::vm::Metering,
+    metering: prover::vm::Metering,
 }
 
 /// The block guest on a valid block, or the standard guest on `stateless_input`'s bytes
@@ -225,7 +225,7 @@ fn profiled_run(target: &Target, stateless_input: Option<&Path>) -> anyhow::Resu
     if let Some(path) = stateless_input {
         let bytes = super::standard::read_input(path)?;
         let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
-        let run = host::standard::run_standard(&bytes, Some(spec))?;
+        let run = prover::standard::run_standard(&bytes, Some(spec))?;
         let (_, metering) = run.vm.expect("a VM run was asked for");
         return Ok(ProfiledRun {
             name: path.display().to_string(),
@@ -236,7 +236,7 @@ fn profiled_run(target: &Target, stateless_input: Option<&Path>) -> anyhow::Resu
     }
     let native = validate_valid(target, "nothing to profile")?;
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
-    let metering = host::vm::block::run_block(&native, spec, true, &[])?
+    let metering = prover::vm::block::run_block(&native, spec, true, &[])?
         .metering
         .expect("a metered run has its metering");
     Ok(ProfiledRun {

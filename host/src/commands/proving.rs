@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use host::guest::{GuestSpec, Keccak, Program};
 use host::print;
-use host::proof::{Limits, ProofKind};
 use host::target::Target;
+use prover::guest::{GuestSpec, Keccak, Program};
+use prover::proof::{Limits, ProofKind};
 
 use super::validate_valid;
 
@@ -97,9 +97,9 @@ fn prove(
     let native = validate_valid(target, "nothing to prove")?;
     let spec = GuestSpec::program(Program::Guest, keccak);
     let input = native.guest_input();
-    let (file, report) = host::proof::prove(spec, limits, &host::vm::slices(&input), kind)?;
+    let (file, report) = prover::proof::prove(spec, limits, &prover::vm::slices(&input), kind)?;
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{}.proof", target.block)));
-    host::proof::write(&out, &file)?;
+    prover::proof::write(&out, &file)?;
     print::print_proved(&target.block, &file, &out, &report);
     Ok(ExitCode::SUCCESS)
 }
@@ -114,10 +114,10 @@ fn prove_part(
     let native = validate_valid(target, "nothing to prove")?;
     let spec = GuestSpec::program(Program::Guest, keccak);
     let input = native.guest_input();
-    let (part, report) = host::proof::prove_part(
+    let (part, report) = prover::proof::prove_part(
         spec,
         limits,
-        &host::vm::slices(&input),
+        &prover::vm::slices(&input),
         &target.block,
         range.clone(),
     )?;
@@ -127,7 +127,7 @@ fn prove_part(
             target.block, range.start, range.end
         ))
     });
-    host::proof::write_part(&out, &part)?;
+    prover::proof::write_part(&out, &part)?;
     let size = std::fs::metadata(&out).map_or(0, |m| m.len());
     println!(
         "proved segments {}..{} of {} of block {}: {size} bytes -> {}",
@@ -148,12 +148,12 @@ fn join_parts(
 ) -> anyhow::Result<ExitCode> {
     let parts = paths
         .iter()
-        .map(|path| host::proof::read_part(path))
+        .map(|path| prover::proof::read_part(path))
         .collect::<Result<Vec<_>, _>>()?;
     let label = parts.first().map(|p| p.label.clone()).unwrap_or_default();
-    let (file, report) = host::proof::join(parts, kind)?;
+    let (file, report) = prover::proof::join(parts, kind)?;
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{label}.proof")));
-    host::proof::write(&out, &file)?;
+    prover::proof::write(&out, &file)?;
     print::print_proved(&label, &file, &out, &report);
     Ok(ExitCode::SUCCESS)
 }
@@ -172,7 +172,7 @@ fn parse_range(text: &str) -> Result<std::ops::Range<usize>, String> {
 }
 
 fn pin(check: bool) -> anyhow::Result<ExitCode> {
-    use host::proof::pin;
+    use prover::proof::pin;
     let mut status = ExitCode::SUCCESS;
     for (program, file) in pin::PINNED {
         let computed = pin::compute(program)?;

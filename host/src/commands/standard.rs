@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use host::guest::{Crypto, GuestSpec, Keccak, Program};
 use host::print;
-use host::proof::binding::schema_name;
-use host::proof::{Limits, ProofKind};
 use host::report::Mode;
-use host::standard::{run_standard_within, stateless_input};
 use host::target::Target;
+use prover::guest::{Crypto, GuestSpec, Keccak, Program};
+use prover::proof::binding::schema_name;
+use prover::proof::{Limits, ProofKind};
+use prover::standard::{run_standard_within, stateless_input};
 use stateless_ssz::{encode_input, StatelessValidationResult};
 
 use super::{exit_status, resolve};
@@ -233,13 +233,13 @@ pub fn prove(
     out: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let bytes = read_input(path)?;
-    let (file, report, result) = host::proof::prove_standard(&bytes, keccak, limits, kind)?;
+    let (file, report, result) = prover::proof::prove_standard(&bytes, keccak, limits, kind)?;
     let name = path.file_stem().map_or_else(
         || "stateless-input".to_owned(),
         |s| s.to_string_lossy().into_owned(),
     );
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{name}.proof")));
-    host::proof::write(&out, &file)?;
+    prover::proof::write(&out, &file)?;
     print::print_proved(&path.display().to_string(), &file, &out, &report);
     println!("  result (proved, the same natively):");
     print_result(&result);

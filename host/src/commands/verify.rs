@@ -1,16 +1,16 @@
 //! `host verify`: a proof file checked against the pinned commitments (or the guest rebuilt
 //! from source), then what it proves against what the caller expects: for the block guest,
 //! the chain; for the standard guest (EIP-8025), the chain and the request
-//! ([`host::proof::binding`]).
+//! ([`prover::proof::binding`]).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
-use host::guest::{Keccak, Program};
 use host::print;
-use host::proof::binding::{judge, schema_name, Binding, Expected};
-use host::proof::ProofFile;
+use prover::guest::{Keccak, Program};
+use prover::proof::binding::{judge, schema_name, Binding, Expected};
+use prover::proof::ProofFile;
 use stateless_ssz::{Fork, StatelessValidationResult};
 
 use super::standard::{print_result, read_input};
@@ -58,16 +58,16 @@ impl VerifyArgs {
 /// `host verify`'s exit statuses: 0 a valid proof of a block under the expected chain, 1 a
 /// proof that does not verify, 2 a sound proof under another chain's config, 3 a proof of
 /// another program (without `--other-program`); for standard proofs also 4, 5 and 6
-/// ([`host::proof::binding::Binding::exit_code`]).
+/// ([`prover::proof::binding::Binding::exit_code`]).
 fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
-    use host::proof::BlockProofError;
+    use prover::proof::BlockProofError;
     let (path, chain, rebuild, other_program) = (
         args.file.as_path(),
         args.chain.as_deref(),
         args.rebuild,
         args.other_program,
     );
-    let file = host::proof::read(path)?;
+    let file = prover::proof::read(path)?;
     if file.subject.bin == Program::Standard.bin() && file.subject.keccak == Keccak::Ours {
         return verify_standard(args, &file);
     }
@@ -96,7 +96,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(3));
         }
         // Its public values are its own.
-        let verdict = host::proof::verify(&file).map_err(|e| e.to_string());
+        let verdict = prover::proof::verify(&file).map_err(|e| e.to_string());
         return Ok(print::print_verified(path, &file, &verdict, |public| {
             println!("  program          {what}");
             println!(
@@ -107,7 +107,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     let (chain, chain_name) = super::expected_chain(chain)?;
     let started = std::time::Instant::now();
-    let verdict = host::proof::verify_block(&file, &chain, &chain_name, rebuild);
+    let verdict = prover::proof::verify_block(&file, &chain, &chain_name, rebuild);
     let anchor = if rebuild {
         "rebuilt from source"
     } else {
@@ -128,7 +128,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// `host verify` of a standard-guest proof: the proof, then what it is about against what the
-/// caller named ([`host::proof::binding`]). Exit statuses: 0 a sound proof that the named
+/// caller named ([`prover::proof::binding`]). Exit statuses: 0 a sound proof that the named
 /// request is valid under the fork the chain's schedule gives, on the expected chain; 1 a
 /// proof that does not verify; 2 a sound proof about another chain; 4 a sound proof that the
 /// named request is invalid (`INVALID (proved)`, also for input that does not decode); 5 a
@@ -139,7 +139,7 @@ fn verify_standard(args: &VerifyArgs, file: &ProofFile) -> anyhow::Result<ExitCo
     let path = &args.file;
     let (chain, chain_name) = super::expected_chain(args.chain.as_deref())?;
     let expected = expected(args, &chain)?;
-    let verdict = host::proof::verify_standard(file, args.rebuild).map_err(|e| e.to_string());
+    let verdict = prover::proof::verify_standard(file, args.rebuild).map_err(|e| e.to_string());
     let code = print::print_verified(path, file, &verdict, print_result);
     let mut json = serde_json::json!({
         "proof": path,

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 use blockgen::worst::{self, CATEGORIES, DEFAULT_GAS};
 use blockgen::Fork;
 use clap::{Args, ValueEnum};
-use host::guest::{Crypto, GuestSpec, Keccak};
 use host::native::run_native;
 use host::print::write_json;
 use host::report::{run_in_vm_within, Mode};
+use prover::guest::{Crypto, GuestSpec, Keccak};
 use serde::Serialize;
 
 /// The EEST worst-case blocks, where the shared data holds them.

@@ -33,11 +33,11 @@ pub(crate) fn agrees(
         Ok(valid) => valid.access_list.as_deref(),
         Err(_) => fixture_list,
     };
-    let produced = crate::standard::Produced {
+    let produced = prover::standard::Produced {
         requests,
         access_list,
     };
-    let input = crate::standard::stateless_input_with(rlp, witness, chain, produced, true).ok()?;
+    let input = prover::standard::stateless_input_with(rlp, witness, chain, produced, true).ok()?;
     // Through the bytes, as a guest reads them: they must decode back to the input.
     let bytes = stateless_ssz::encode_input(&input);
     let round_trips = stateless_ssz::decode_input(&bytes).as_ref() == Ok(&input);

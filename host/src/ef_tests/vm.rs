@@ -24,9 +24,9 @@ use program::{PublicValues, StatelessInput};
 use serde::Serialize;
 
 use super::{case_chain, fixtures, read_cases, run_fixture_cases, Outcome, Validated};
-use crate::guest::{Crypto, GuestSpec, Keccak, Program};
-use crate::standard::result_of_public;
-use crate::vm::{Vm, VmError};
+use prover::guest::{Crypto, GuestSpec, Keccak, Program};
+use prover::standard::result_of_public;
+use prover::vm::{Vm, VmError};
 
 /// The instructions a sampled guest run may take: 2 G, ~30 s of execution here, twenty times a
 /// mainnet block's (24171384: 47.5 M) and far above any EF case that runs in reasonable time.
@@ -208,7 +208,7 @@ pub fn run_sample_with(
             .to_items();
             match (
                 block.result,
-                vm.execute_items_within(&crate::vm::slices(&bytes), budget)
+                vm.execute_items_within(&prover::vm::slices(&bytes), budget)
                     .as_deref(),
             ) {
                 (_, Err(VmError::OverBudget(n))) => out

@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::guest::{Crypto, GuestSpec, Instrument, Keccak, CENSUS_PUBLIC_VALUES, PUBLIC_VALUES};
 use crate::native::NativeRun;
-use crate::vm::{run_block, VmRunError};
+use prover::guest::{Crypto, GuestSpec, Instrument, Keccak, CENSUS_PUBLIC_VALUES, PUBLIC_VALUES};
+use prover::vm::{run_block, VmRunError};
 
 /// A census run's result.
 #[derive(Debug, Clone, Copy, Serialize)]

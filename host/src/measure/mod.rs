@@ -11,10 +11,10 @@
 
 use serde::Serialize;
 
-use crate::guest::{Crypto, GuestSpec, Keccak};
 use crate::native::NativeRun;
 use crate::report::{run_in_vm, Mode, RunReport};
-use crate::vm::VmRunError;
+use prover::guest::{Crypto, GuestSpec, Keccak};
+use prover::vm::VmRunError;
 
 pub mod keccak;
 pub mod pages;

@@ -18,9 +18,9 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::profile::Symbols;
-use crate::guest::{decode_elf, GuestSpec};
-use crate::vm::trace::register;
-use crate::vm::{Vm, VmError, VmRunError};
+use prover::guest::{decode_elf, GuestSpec};
+use prover::vm::trace::register;
+use prover::vm::{Vm, VmError, VmRunError};
 
 /// Bytes of a metered page (`1 << (DEFAULT_PAGE_BITS + CHUNK_BITS)`).
 pub const PAGE_BYTES: u32 = 512;
@@ -69,14 +69,14 @@ struct Text {
 impl Text {
     fn from_elf(bytes: &[u8]) -> Result<Self, VmError> {
         use elf::endian::LittleEndian;
-        let bad = |e: elf::ParseError| crate::guest::GuestError::Elf(e.to_string());
+        let bad = |e: elf::ParseError| prover::guest::GuestError::Elf(e.to_string());
         let file = elf::ElfBytes::<LittleEndian>::minimal_parse(bytes).map_err(bad)?;
         let text = file
             .segments()
-            .ok_or_else(|| crate::guest::GuestError::Elf("no program headers".into()))?
+            .ok_or_else(|| prover::guest::GuestError::Elf("no program headers".into()))?
             .iter()
             .find(|p| p.p_type == elf::abi::PT_LOAD && p.p_flags & elf::abi::PF_X != 0)
-            .ok_or_else(|| crate::guest::GuestError::Elf("no executable segment".into()))?;
+            .ok_or_else(|| prover::guest::GuestError::Elf("no executable segment".into()))?;
         let data = file.segment_data(&text).map_err(bad)?;
         let words = data
             .chunks_exact(4)
@@ -85,12 +85,12 @@ impl Text {
         let (symbols, names) = file
             .symbol_table()
             .map_err(bad)?
-            .ok_or_else(|| crate::guest::GuestError::Elf("no symbol table".into()))?;
+            .ok_or_else(|| prover::guest::GuestError::Elf("no symbol table".into()))?;
         let end = symbols
             .iter()
             .find(|s| names.get(s.st_name as usize).is_ok_and(|n| n == "_end"))
             .map(|s| s.st_value as u32)
-            .ok_or_else(|| crate::guest::GuestError::Elf("no `_end` symbol".into()))?;
+            .ok_or_else(|| prover::guest::GuestError::Elf("no `_end` symbol".into()))?;
         Ok(Self {
             base: text.p_vaddr as u32,
             words,
@@ -159,7 +159,7 @@ pub fn census(
     let mut bounds = segments.iter().copied();
     let mut left = bounds.next().unwrap_or(total);
     let mut ranges = Vec::new();
-    vm.trace_states(&crate::vm::slices(input), total, 1, |state, _| {
+    vm.trace_states(&prover::vm::slices(input), total, 1, |state, _| {
         if left == 0 {
             result.push(std::mem::take(&mut current));
             seen.clear();

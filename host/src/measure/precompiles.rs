@@ -10,12 +10,12 @@
 
 use serde::Serialize;
 
-use crate::guest::{
+use crate::native::NativeRun;
+use crypto::census::{Op, OPS};
+use prover::guest::{
     Crypto, GuestSpec, Instrument, Keccak, PRECOMPILE_CENSUS_PUBLIC_VALUES, PUBLIC_VALUES,
 };
-use crate::native::NativeRun;
-use crate::vm::{check_public, Vm, VmRunError};
-use crypto::census::{Op, OPS};
+use prover::vm::{check_public, Vm, VmRunError};
 
 /// The guest's input byte that asks it to compute nothing twice.
 const NONE_TWICE: u8 = 255;

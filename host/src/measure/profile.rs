@@ -15,8 +15,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::guest::{decode_elf, GuestSpec};
-use crate::vm::{Vm, VmError, VmRunError};
+use prover::guest::{decode_elf, GuestSpec};
+use prover::vm::{Vm, VmError, VmRunError};
 
 /// One function's instructions.
 #[derive(Debug, Clone, Serialize)]
@@ -53,10 +53,10 @@ pub(crate) struct Symbols {
 impl Symbols {
     pub(crate) fn from_elf(bytes: &[u8]) -> Result<Self, VmError> {
         use elf::endian::LittleEndian;
-        let bad = |e: elf::ParseError| crate::guest::GuestError::Elf(e.to_string());
+        let bad = |e: elf::ParseError| prover::guest::GuestError::Elf(e.to_string());
         let file = elf::ElfBytes::<LittleEndian>::minimal_parse(bytes).map_err(bad)?;
         let (symbols, names) = file.symbol_table().map_err(bad)?.ok_or_else(|| {
-            crate::guest::GuestError::Elf("the guest ELF has no symbol table".into())
+            prover::guest::GuestError::Elf("the guest ELF has no symbol table".into())
         })?;
         let mut functions: Vec<(u32, u32, String)> = symbols
             .iter()
@@ -139,7 +139,7 @@ pub fn profile(
     let mut tree = Tree::new();
     // The open frames, innermost last, each `(frame, function)`.
     let mut stack: Vec<(usize, usize)> = Vec::new();
-    vm.trace_pcs(&crate::vm::slices(input), instructions, every, |pc, n| {
+    vm.trace_pcs(&prover::vm::slices(input), instructions, every, |pc, n| {
         let function = symbols.at(pc).unwrap_or(unknown);
         let top = stack.last().map(|&(_, f)| f);
         if top != Some(function) {

@@ -177,8 +177,8 @@ pub fn print_airs(report: &RunReport) {
     let mut ends: Vec<(String, usize)> = Vec::new();
     for segment in segments {
         let end = match &segment.end {
-            crate::vm::SegmentEnd::Height { air, .. } => format!("height of {air}"),
-            crate::vm::SegmentEnd::Memory { .. } => "memory estimate".to_owned(),
+            prover::vm::SegmentEnd::Height { air, .. } => format!("height of {air}"),
+            prover::vm::SegmentEnd::Memory { .. } => "memory estimate".to_owned(),
             other => other.to_string(),
         };
         match ends.iter_mut().find(|(e, _)| *e == end) {
@@ -193,7 +193,7 @@ pub fn print_airs(report: &RunReport) {
 }
 
 /// The per-AIR table: name, unpadded rows, main width, main cells, share.
-pub fn airs_table(airs: &[crate::vm::AirStats]) -> String {
+pub fn airs_table(airs: &[prover::vm::AirStats]) -> String {
     let mut out =
         String::from("| AIR | rows | width | main cells | share |\n|---|---:|---:|---:|---:|\n");
     for air in airs {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use program::PublicValues;
 
 use super::print_public_values;
-use crate::proof::{ProofFile, ProofKind, ProveReport};
+use prover::proof::{ProofFile, ProofKind, ProveReport};
 
 /// Prints what proving cost (`host prove`, a part or a join): per segment, per aggregation
 /// stage, the keys, peak memory.

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
-use host::guest::Keccak;
 use host::native::NativeRun;
-use host::proof::{self, Proof, ProofError, Verifier};
+use prover::guest::Keccak;
+use prover::proof::{self, Proof, ProofError, Verifier};
 
 use super::cli::host_status;
 
@@ -145,7 +145,7 @@ pub fn every_refusal(
         flip(&mut flipped, at);
         // Refused by the proof system (or its decoder), not by a build or a file error.
         match verifier.verify(&flipped) {
-            Err(ProofError::Vm(host::vm::VmError::Vm(message))) => {
+            Err(ProofError::Vm(prover::vm::VmError::Vm(message))) => {
                 println!("bit flipped at byte {at} of {len}: {message}")
             }
             other => panic!("a flipped bit at {at}: {:?}", other.err()),
@@ -153,7 +153,7 @@ pub fn every_refusal(
         assert!(
             matches!(
                 pinned.verify(&flipped),
-                Err(ProofError::Vm(host::vm::VmError::Vm(_)))
+                Err(ProofError::Vm(prover::vm::VmError::Vm(_)))
             ),
             "a flipped bit at {at} verified against the pin"
         );

@@ -104,11 +104,11 @@ fn forged_block() -> (Devnet, Vec<u8>, VerifyingKey, VerifyingKey) {
 
 /// The forged block's standard input bytes with `key` as its one public key.
 fn forged_input(devnet: &Devnet, block_rlp: &[u8], key: &VerifyingKey) -> Vec<u8> {
-    let mut input = host::standard::stateless_input_with(
+    let mut input = prover::standard::stateless_input_with(
         block_rlp,
         &devnet.witness,
         &devnet.chain,
-        host::standard::Produced {
+        prover::standard::Produced {
             requests: &Default::default(),
             access_list: None,
         },
@@ -158,12 +158,12 @@ fn the_other_candidates_key_cannot_make_a_forged_block_valid() {
 
 #[test]
 fn the_other_candidates_key_is_refused_in_the_vm() {
-    use host::guest::{GuestSpec, Keccak, Program};
+    use prover::guest::{GuestSpec, Keccak, Program};
     let (devnet, block_rlp, _, b) = forged_block();
     let bytes = forged_input(&devnet, &block_rlp, &b);
     let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
     // `run_standard` checks the VM's result is the native run's.
-    let run = host::standard::run_standard(&bytes, Some(spec)).unwrap_or_else(|e| panic!("{e}"));
+    let run = prover::standard::run_standard(&bytes, Some(spec)).unwrap_or_else(|e| panic!("{e}"));
     let (result, _) = run.vm.expect("the VM ran");
     assert!(!result.successful_validation);
     assert!(matches!(

@@ -362,7 +362,7 @@ pub fn guest_target_root() -> PathBuf {
 fn workspace_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
-        .expect("host/ has a parent")
+        .expect("prover/ has a parent")
         .to_owned()
 }
 

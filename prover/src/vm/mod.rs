@@ -44,7 +44,8 @@ pub enum VmError {
     OverBudget(u64),
 }
 
-pub(crate) fn vm_err(e: impl std::fmt::Display) -> VmError {
+/// An SDK or VM failure as a [`VmError`].
+pub fn vm_err(e: impl std::fmt::Display) -> VmError {
     VmError::Vm(e.to_string())
 }
 
@@ -105,7 +106,8 @@ impl Vm {
         &self.exe
     }
 
-    pub(crate) fn stdin_items(items: &[&[u8]]) -> StdIn {
+    /// The guest's input items as the VM's stdin, one read each.
+    pub fn stdin_items(items: &[&[u8]]) -> StdIn {
         let mut stdin = StdIn::default();
         for item in items {
             stdin.write_bytes(item);

@@ -1,7 +1,7 @@
 //! The guest's state, instruction by instruction: OpenVM's pure interpreter run in steps of a
 //! bounded number of instructions, reading the state between steps. What the profile
-//! ([`crate::measure::profile`]) attributes to functions, and what the page census
-//! ([`crate::measure::pages`]) reads addresses from.
+//! (the host's `measure::profile`) attributes to functions, and what the page census
+//! (the host's `measure::pages`) reads addresses from.
 
 use openvm_sdk::openvm_circuit::arch::VmState;
 use openvm_sdk::openvm_circuit::system::memory::online::GuestMemory;

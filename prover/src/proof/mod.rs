@@ -261,7 +261,9 @@ impl Subject {
         )?)
     }
 
-    pub(crate) fn sdk(&self, kind: ProofKind) -> Result<(Sdk, Option<KeysSource>), ProofError> {
+    /// The SDK for this subject with the keys `kind` needs (the aggregation keys for a STARK),
+    /// and where those keys came from.
+    pub fn sdk(&self, kind: ProofKind) -> Result<(Sdk, Option<KeysSource>), ProofError> {
         match kind {
             ProofKind::App => {
                 let sdk = sdk_segmented(
@@ -356,7 +358,7 @@ fn seal(
 }
 
 /// Field elements that each hold one byte, as bytes.
-pub(crate) fn field_bytes(values: &[F]) -> Vec<u8> {
+pub fn field_bytes(values: &[F]) -> Vec<u8> {
     values.iter().map(|f| f.as_canonical_u32() as u8).collect()
 }
 
