@@ -47,7 +47,7 @@ fn main() -> anyhow::Result<()> {
          through openvm-keccak256's `native_keccak256`. **Xorin**: this project's sponge and \
          streaming over OpenVM's stock `native_xorin`, so only the absorb differs: it isolates what \
          the heap-free absorb alone is worth. Instructions, main-trace cells (unpadded), memory bytes \
-         (OpenVM's unpadded proving-memory estimate, see `host/src/vm/meter.rs`) and segments are \
+         (OpenVM's unpadded proving-memory estimate, see `prover/src/vm/meter.rs`) and segments are \
          exact counts. The keccak table is measured the same way for every build: `KECCAKF` and \
          `XORIN` instructions are the rows of their chips in the metered run, the keccak chips' cells \
          likewise, and the guest's total heap comes from each build's census build (`mpt` feature \

@@ -1,6 +1,6 @@
 //! The host: gets block data (disk, an archive node, or generated), checks it natively, runs
 //! and meters the guest in the OpenVM VM, and proves it. The work is the crates below it
-//! (`chaindata`, `fetch`, `blockgen`, `prover`); this crate is the command line's side.
+//! (`chaindata`, `fetch`, `blockgen`, `prover`, `cluster`); this crate is the command line's side.
 //!
 //! A block command is a pipeline, one step each:
 //!
@@ -17,9 +17,8 @@
 //!
 //! Besides: [`ef_tests`] (the Ethereum Foundation's blockchain tests, run statelessly, over
 //! [`chaindata::fixtures`]' full-state witnesses), [`inspect`] (what a witness holds and
-//! reaches), and [`cluster`] (one block proved by many workers through PostgreSQL).
+//! reaches). One block proved by many workers through PostgreSQL is crate [`cluster`].
 
-pub mod cluster;
 pub mod ef_tests;
 pub mod inspect;
 pub mod measure;

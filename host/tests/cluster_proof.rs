@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use host::cluster::{schema, Db};
+use cluster::{schema, Db};
 use prover::proof::{self, Proof, ProofError};
 use support::cli::host;
 use support::cluster::segment_task;

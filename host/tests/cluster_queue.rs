@@ -12,8 +12,8 @@ mod support;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use host::cluster::submit::submit_probe;
-use host::cluster::{schema, Db};
+use cluster::submit::submit_probe;
+use cluster::{schema, Db};
 use support::cluster::{
     finish, host, ready, run_to_end, scalar_i64, segment_task, signal, status_tasks, stop,
     wait_for, worker,
@@ -300,7 +300,7 @@ fn refused_artifacts_send_their_producers_back() {
         .unwrap();
     // Segment 1's is garbage under a matching keccak: it does not "verify".
     let garbage = b"not a probe".to_vec();
-    let hash = host::cluster::artifact_hash(&garbage);
+    let hash = cluster::artifact_hash(&garbage);
     db.client
         .execute(
             "UPDATE cluster_artifacts SET bytes = $2, hash = $3 WHERE task = $1",

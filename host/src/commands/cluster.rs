@@ -1,11 +1,11 @@
-//! `host cluster …`: one block proved by many workers through PostgreSQL (`host::cluster`).
+//! `host cluster …`: one block proved by many workers through PostgreSQL (`cluster`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Subcommand};
-use host::cluster::{self, model, status, submit, worker, Db};
+use cluster::{self, model, status, submit, worker, Db};
 use host::print::write_json;
 use host::target::Target;
 use prover::guest::Keccak;

@@ -4,8 +4,8 @@
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use host::cluster::status::{status, JobStatus};
-use host::cluster::{schema, Db};
+use cluster::status::{status, JobStatus};
+use cluster::{schema, Db};
 
 use super::pg::Pg;
 

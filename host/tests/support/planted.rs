@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use host::cluster::Db;
+use cluster::Db;
 
 use super::cli::{host, host_status};
 
@@ -33,7 +33,7 @@ pub fn submit(url: &str, blocks_dir: &Path, block: &str, mib: &str) -> i64 {
 /// Makes `job` done with `bytes` as its wrap artifact (its hash matching): what a worker that
 /// held every task could store.
 pub fn plant_wrap(db: &mut Db, job: i64, bytes: &[u8]) {
-    let hash = host::cluster::artifact_hash(bytes);
+    let hash = cluster::artifact_hash(bytes);
     let mut tx = db.client.transaction().unwrap();
     tx.execute(
         "UPDATE cluster_tasks SET state = 'done', waiting = 0 WHERE job = $1",
@@ -83,7 +83,7 @@ pub fn refused_wait(url: &str, job: i64, dir: &Path) -> String {
 /// the one ready task, and runs one worker for one task; returns the worker's log after
 /// checking the producer was sent back to be proved again.
 pub fn leaf_with_input(url: &str, db: &mut Db, job: i64, producer: i64, bytes: &[u8]) -> String {
-    let hash = host::cluster::artifact_hash(bytes);
+    let hash = cluster::artifact_hash(bytes);
     let mut tx = db.client.transaction().unwrap();
     tx.execute(
         "INSERT INTO cluster_artifacts (task, hash, bytes) VALUES ($1, $2, $3)

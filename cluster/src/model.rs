@@ -119,7 +119,7 @@ pub fn kind_seconds(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::graph::{plan, TreeShape};
+    use crate::graph::{plan, TreeShape};
 
     #[test]
     fn one_worker_takes_the_sum_and_many_the_critical_path() {
