@@ -5,14 +5,13 @@
 //! `host stateless-input` / `host run --stateless-input` on an execution-spec-tests case.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod support;
 
 use alloy_consensus::{Block, TxEnvelope};
 use alloy_rlp::Decodable;
-
-fn blocks() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks")
-}
+use support::blocks;
+use support::cli::{host, host_status};
 
 /// A directory holding `devnet-small` under `id`, its block and witness edited.
 fn variant(
@@ -50,19 +49,18 @@ fn variant(
 /// Runs `host run --native` on `id` in `dir`: exit status, stdout, the JSON report.
 fn run(dir: &Path, id: &str) -> (i32, String, serde_json::Value) {
     let json = dir.join(format!("{id}.report.json"));
-    let out = Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(["run", "--native", "--block", id, "--blocks-dir"])
-        .arg(dir)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
+    let (code, stdout) = host_status(&[
+        "run",
+        "--native",
+        "--block",
+        id,
+        "--blocks-dir",
+        dir.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
     let report = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        report,
-    )
+    (code.unwrap(), stdout, report)
 }
 
 #[test]
@@ -127,19 +125,15 @@ fn an_eest_case_becomes_standard_inputs_run_with_json() {
     );
     let case = "tests/amsterdam/eip7981_increase_access_list_cost/test_access_list_cost.py::test_access_list_data_cost_with_execution[fork_Amsterdam-tx_type_1-blockchain_test_from_state_test-single_address_two_keys]";
     let dir = std::env::temp_dir().join(format!("host-cli-{}-eest", std::process::id()));
-    let out = Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(["stateless-input", "--ef-file"])
-        .arg(&file)
-        .args(["--ef-case", case, "--out"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(
-        out.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = host(&[
+        "stateless-input",
+        "--ef-file",
+        file.to_str().unwrap(),
+        "--ef-case",
+        case,
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
     let written: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -156,14 +150,15 @@ fn an_eest_case_becomes_standard_inputs_run_with_json() {
     );
 
     let json = dir.join("run.json");
-    let out = Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(["run", "--native", "--stateless-input"])
-        .arg(&written[0])
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    let (code, _) = host_status(&[
+        "run",
+        "--native",
+        "--stateless-input",
+        written[0].to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0));
     let report: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     assert_eq!(report["native"]["verdict"], "valid");
     assert_eq!(report["result"]["successful_validation"], true);

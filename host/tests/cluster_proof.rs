@@ -24,41 +24,21 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use cluster::{schema, Db};
 use prover::proof::{self, Proof, ProofError};
+use support::blocks;
 use support::cli::host;
-use support::cluster::segment_task;
+use support::cluster::{logging_worker, segment_task};
 use support::pg::Pg;
 use support::planted::{leaf_with_input, plant_wrap, refused_wait, submit};
 
 const BLOCK: &str = "devnet-small";
 const SEGMENT_MEMORY_MIB: &str = "1536";
 
-fn blocks() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks")
-}
-
 fn worker(url: &str, name: &str) -> std::process::Child {
-    std::process::Command::new(env!("CARGO_BIN_EXE_host"))
-        .args([
-            "cluster",
-            "worker",
-            "--db",
-            url,
-            "--name",
-            name,
-            "--lease-secs",
-            "10",
-        ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start a worker")
+    logging_worker(url, &["--name", name, "--lease-secs", "10"])
 }
 
 fn count(db: &mut Db, sql: &str, job: i64) -> i64 {

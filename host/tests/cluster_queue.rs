@@ -14,9 +14,10 @@ use std::time::{Duration, Instant};
 
 use cluster::submit::submit_probe;
 use cluster::{schema, Db};
+use support::cli::host_output;
 use support::cluster::{
-    finish, host, ready, run_to_end, scalar_i64, segment_task, signal, status_tasks, stop,
-    wait_for, worker,
+    finish, ready, run_to_end, scalar_i64, segment_task, signal, status_tasks, stop, wait_for,
+    worker,
 };
 use support::pg::{Pg, PASSWORD};
 
@@ -24,12 +25,12 @@ use support::pg::{Pg, PASSWORD};
 fn init_is_idempotent_and_versioned() {
     let pg = Pg::start();
     let url = pg.url();
-    let (ok, text) = host(&["cluster", "init", "--db", &url]);
+    let (ok, text) = host_output(&["cluster", "init", "--db", &url]);
     assert!(
         ok && text.contains("applied schema version(s) [1, 2]"),
         "{text}"
     );
-    let (ok, text) = host(&["cluster", "init", "--db", &url]);
+    let (ok, text) = host_output(&["cluster", "init", "--db", &url]);
     assert!(
         ok && text.contains("schema up to date (version 2)"),
         "{text}"
@@ -40,7 +41,7 @@ fn init_is_idempotent_and_versioned() {
     db.client
         .execute("INSERT INTO cluster_schema (version) VALUES (99)", &[])
         .unwrap();
-    let (ok, text) = host(&["cluster", "status", "--db", &url]);
+    let (ok, text) = host_output(&["cluster", "status", "--db", &url]);
     assert!(!ok && text.contains("schema is version 99"), "{text}");
 }
 
@@ -166,7 +167,7 @@ fn a_task_that_fails_its_retries_fails_the_job_with_its_error() {
         ok && text.contains("FAILED") && text.contains("told to fail"),
         "{text}"
     );
-    let (ok, text) = host(&[
+    let (ok, text) = host_output(&[
         "cluster",
         "wait",
         &job.to_string(),
@@ -367,7 +368,7 @@ fn a_worker_of_another_build_refuses_the_job() {
 fn workers_over_tcp_with_a_password_never_print_it() {
     let pg = Pg::start_with(true);
     let url = pg.tcp_url(PASSWORD);
-    let (ok, text) = host(&["cluster", "init", "--db", &url]);
+    let (ok, text) = host_output(&["cluster", "init", "--db", &url]);
     assert!(ok, "{text}");
     assert!(
         !text.contains(PASSWORD) && text.contains("prover:***@127.0.0.1"),
@@ -382,7 +383,7 @@ fn workers_over_tcp_with_a_password_never_print_it() {
     assert!(!log.contains(PASSWORD));
     // A wrong password is refused, and neither password is printed.
     let wrong = pg.tcp_url("wrong-pw");
-    let (ok, text) = host(&["cluster", "status", "--db", &wrong]);
+    let (ok, text) = host_output(&["cluster", "status", "--db", &wrong]);
     assert!(
         !ok && text.contains("password authentication failed"),
         "{text}"

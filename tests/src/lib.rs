@@ -1,4 +1,5 @@
-//! Shared helpers of the integration tests: where the real block data lives.
+//! Shared helpers of the integration tests: where the block data lives (the project's own and
+//! the real blocks).
 //!
 //! Real blocks are read from `../shared/blocks/` beside the project root (never copied into
 //! the project). `SHARED_BLOCKS_DIR` points elsewhere.
@@ -8,6 +9,51 @@ use std::path::PathBuf;
 pub mod proofs;
 pub mod rpc;
 pub mod state_rpc;
+
+/// A directory of one test under the system's temp dir (`sv-<name>-<pid>`), removed when
+/// dropped.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// The directory, made fresh and empty.
+    pub fn empty(name: &str) -> Self {
+        let scratch = Self::absent(name);
+        std::fs::create_dir_all(&scratch.0).unwrap();
+        scratch
+    }
+
+    /// The path, with nothing there (whatever an earlier run left is removed).
+    pub fn absent(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("sv-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Self(dir)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = PathBuf;
+
+    fn deref(&self) -> &PathBuf {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The project's own `blocks/` (the generated devnet blocks and their manifest).
+pub fn project_blocks_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../blocks")
+}
 
 /// `../shared/blocks` beside the workspace root, or `$SHARED_BLOCKS_DIR`.
 pub fn shared_blocks_dir() -> PathBuf {

@@ -264,7 +264,7 @@ fn a_chain_switches_to_amsterdam_at_its_timestamp() {
 fn the_amsterdam_devnet_block_runs_in_the_vm() {
     use host::report::{run_in_vm, Mode};
     use prover::guest::{Crypto, GuestSpec, Keccak};
-    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let blocks = tests::project_blocks_dir();
     for (id, fork) in [
         ("devnet-amsterdam", EthereumHardfork::Amsterdam),
         ("devnet", EthereumHardfork::Osaka),

@@ -8,7 +8,7 @@ use prover::guest::{Crypto, GuestSpec, Keccak};
 use prover::vm::{Vm, VmError};
 
 fn devnet() -> host::native::NativeRun {
-    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let blocks = tests::project_blocks_dir();
     host::native::run_native(&blocks, chaindata::blocks::DEFAULT_BLOCK, None).unwrap()
 }
 

@@ -140,7 +140,7 @@ fn mutate(base: &ChainConfig, rng: &mut rand::rngs::SmallRng) -> ChainConfig {
 #[test]
 fn a_config_and_its_canonical_form_validate_blocks_alike() {
     use rand::SeedableRng;
-    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let blocks = tests::project_blocks_dir();
     let runs = [
         host::native::run_native(&blocks, "devnet", None).unwrap(),
         host::native::run_native(&blocks, "devnet-small", None).unwrap(),

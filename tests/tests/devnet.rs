@@ -2,18 +2,11 @@
 //! committed under `blocks/`; the blocks hold what the generator promises (every transaction
 //! kind succeeds, the reverting one fails, logs and new accounts and slots appear) and
 //! validate natively.
-
-use std::path::{Path, PathBuf};
-
 use alloy_consensus::{Block, TxEnvelope};
 use alloy_primitives::{keccak256, Address, B256, U256};
 use alloy_rlp::Decodable;
 use blockgen::{Devnet, FACTORY, HASHER, TOKEN};
 use program::db::WitnessDb;
-
-fn project_blocks() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks")
-}
 
 #[test]
 fn gen_reproduces_the_committed_blocks_byte_for_byte() {
@@ -29,7 +22,7 @@ fn gen_reproduces_the_committed_blocks_byte_for_byte() {
     assert_eq!(files.len(), 16, "{files:?}");
     for name in files {
         let fresh = std::fs::read(dir.join(&name)).unwrap();
-        let committed = std::fs::read(project_blocks().join(&name))
+        let committed = std::fs::read(tests::project_blocks_dir().join(&name))
             .unwrap_or_else(|e| panic!("blocks/{name:?} is not committed: {e}"));
         assert!(
             fresh == committed,
@@ -47,7 +40,7 @@ fn the_committed_blocks_validate_natively_with_their_chain_config() {
         ("devnet-amsterdam", Amsterdam),
         ("devnet-amsterdam-small", Amsterdam),
     ] {
-        let run = host::native::run_native(&project_blocks(), id, None).unwrap();
+        let run = host::native::run_native(&tests::project_blocks_dir(), id, None).unwrap();
         assert_eq!(run.chain.chain_id, blockgen::CHAIN_ID);
         assert_eq!(run.fork, fork);
         let out = run.verdict.unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -179,14 +172,16 @@ fn the_committed_blocks_roots_agree_with_alloy_over_the_full_post_state() {
         let devnet = Devnet::of(fork).unwrap();
         let name = fork.devnet_id();
         let genesis: serde_json::Value = serde_json::from_slice(
-            &std::fs::read(project_blocks().join(format!("{name}.genesis.json"))).unwrap(),
+            &std::fs::read(tests::project_blocks_dir().join(format!("{name}.genesis.json")))
+                .unwrap(),
         )
         .unwrap();
         let alloc: BTreeMap<Address, chaindata::fixtures::GenesisAccount> =
             serde_json::from_value(genesis["alloc"].clone()).unwrap();
         assert_eq!(alloc, devnet.alloc);
         for id in [name.to_owned(), format!("{name}-small")] {
-            let rlp = std::fs::read(project_blocks().join(format!("{id}.block.rlp"))).unwrap();
+            let rlp =
+                std::fs::read(tests::project_blocks_dir().join(format!("{id}.block.rlp"))).unwrap();
             let block = Block::<TxEnvelope>::decode(&mut rlp.as_slice()).unwrap();
             let header = &block.header;
             assert_eq!(

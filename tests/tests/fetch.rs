@@ -1,7 +1,7 @@
 //! `host fetch` through alloy's real client against a JSON-RPC server on 127.0.0.1 serving
 //! mainnet block 24171384 from `../shared/blocks/mainnet/`, honestly and not.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -9,7 +9,7 @@ use fetch::{fetch, BlockSource, FetchError, FetchOptions, Fetched, WitnessSource
 use program::ChainConfig;
 use serde_json::Value;
 use tests::rpc::{MainnetNode, Reply, RpcServer};
-use tests::{shared_blocks_dir, MAINNET};
+use tests::{shared_blocks_dir, Scratch, MAINNET};
 
 const BLOCK: u64 = 24171384;
 
@@ -27,29 +27,6 @@ fn get(url: &str, block: u64, dir: &Path) -> Result<Fetched, FetchError> {
     fetch(url, block, dir, &ChainConfig::mainnet(), fast())
 }
 
-/// A fresh, empty directory under the system's temp dir, removed when dropped.
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = PathBuf;
-    fn deref(&self) -> &PathBuf {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn scratch(name: &str) -> Scratch {
-    let dir = std::env::temp_dir().join(format!("sv-fetch-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    Scratch(dir)
-}
-
 fn files_in(dir: &Path) -> usize {
     std::fs::read_dir(dir).unwrap().count()
 }
@@ -62,7 +39,7 @@ fn honest() -> RpcServer {
 #[test]
 fn fetches_validates_and_writes_the_raw_block() {
     let server = honest();
-    let dir = scratch("raw");
+    let dir = Scratch::empty("fetch-raw");
     let fetched = get(&server.url, BLOCK, &dir).unwrap();
     assert_eq!(fetched.report.source, BlockSource::RawBlock);
     assert_eq!(fetched.report.output.block_hash.to_string(), MAINNET[0].1);
@@ -93,7 +70,7 @@ fn falls_back_to_the_full_block_when_raw_blocks_are_not_served() {
         ),
         _ => node.answer(method, params),
     });
-    let dir = scratch("full");
+    let dir = Scratch::empty("fetch-full");
     let fetched = get(&server.url, BLOCK, &dir).unwrap();
     assert_eq!(fetched.report.source, BlockSource::FullBlock);
     assert_eq!(
@@ -119,7 +96,7 @@ fn a_node_without_the_witness_method_is_named() {
         "debug_executionWitness" => Reply::Error(-32601, "method not found".into()),
         _ => node.answer(method, params),
     });
-    let dir = scratch("nowitness");
+    let dir = Scratch::empty("fetch-nowitness");
     let options = FetchOptions {
         source: WitnessSource::Debug,
         ..fast()
@@ -142,7 +119,7 @@ fn a_node_without_the_witness_method_is_named() {
 #[test]
 fn an_unknown_block_is_not_found() {
     let server = honest();
-    let dir = scratch("notfound");
+    let dir = Scratch::empty("fetch-notfound");
     let err = get(&server.url, BLOCK + 1, &dir).unwrap_err();
     assert!(
         matches!(err, FetchError::BlockNotFound { block, method: "debug_getRawBlock", .. } if block == BLOCK + 1),
@@ -188,7 +165,7 @@ fn a_corrupt_witness_is_rejected_and_nothing_is_written() {
         "debug_executionWitness" => Reply::Result(witness.clone()),
         _ => node.answer(method, params),
     });
-    let dir = scratch("corrupt");
+    let dir = Scratch::empty("fetch-corrupt");
     let err = get(&server.url, BLOCK, &dir).unwrap_err();
     let FetchError::Invalid { block, source, .. } = &err else {
         panic!("expected Invalid, got {err}");
@@ -224,7 +201,7 @@ fn a_node_that_answers_the_wrong_block_is_caught() {
         "debug_executionWitness" => Reply::Result(other.witness.clone()),
         _ => Reply::Error(-32601, "no".into()),
     });
-    let err = get(&server.url, BLOCK, &scratch("wrong")).unwrap_err();
+    let err = get(&server.url, BLOCK, &Scratch::empty("fetch-wrong")).unwrap_err();
     assert!(
         matches!(err, FetchError::WrongBlock { block: BLOCK, .. }),
         "{err}"
@@ -245,7 +222,7 @@ fn a_slow_node_times_out_after_the_retries() {
     let err = fetch(
         &server.url,
         BLOCK,
-        &scratch("slow"),
+        &Scratch::empty("fetch-slow"),
         &ChainConfig::mainnet(),
         options,
     )
@@ -274,7 +251,7 @@ fn server_errors_are_retried_until_the_node_answers() {
         }
         node.answer(method, params)
     });
-    let fetched = get(&server.url, BLOCK, &scratch("retry")).unwrap();
+    let fetched = get(&server.url, BLOCK, &Scratch::empty("fetch-retry")).unwrap();
     assert_eq!(fetched.report.output.block_hash.to_string(), MAINNET[0].1);
     assert_eq!(
         server.methods(),
@@ -288,13 +265,13 @@ fn server_errors_are_retried_until_the_node_answers() {
 
     // A node that keeps failing: the HTTP status, after every retry.
     let server = RpcServer::start(|_, _| Reply::Http(502));
-    let err = get(&server.url, BLOCK, &scratch("retry2")).unwrap_err();
+    let err = get(&server.url, BLOCK, &Scratch::empty("fetch-retry2")).unwrap_err();
     assert!(matches!(err, FetchError::Http { status: 502, .. }), "{err}");
     assert_eq!(server.methods().len(), 3);
 
     // Other JSON-RPC errors are answers: not retried, reported with their code.
     let server = RpcServer::start(|_, _| Reply::Error(-32000, "internal failure".into()));
-    let err = get(&server.url, BLOCK, &scratch("retry3")).unwrap_err();
+    let err = get(&server.url, BLOCK, &Scratch::empty("fetch-retry3")).unwrap_err();
     assert!(matches!(err, FetchError::Rpc { code: -32000, .. }), "{err}");
     assert_eq!(server.methods().len(), 1);
 }
@@ -308,18 +285,18 @@ fn an_unreachable_node_and_a_bad_url_are_named() {
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}");
-    let err = get(&url, BLOCK, &scratch("down")).unwrap_err();
+    let err = get(&url, BLOCK, &Scratch::empty("fetch-down")).unwrap_err();
     assert!(
         matches!(&err, FetchError::Unreachable { attempts: 3, url: u, .. } if *u == url),
         "{err}"
     );
-    let err = get("not a url", BLOCK, &scratch("badurl")).unwrap_err();
+    let err = get("not a url", BLOCK, &Scratch::empty("fetch-badurl")).unwrap_err();
     assert!(matches!(err, FetchError::BadUrl { .. }), "{err}");
 }
 
 #[test]
 fn missing_block_files_name_the_files_and_the_fetch_command() {
-    let dir = scratch("missing");
+    let dir = Scratch::empty("fetch-missing");
     let err = chaindata::blocks::locate(std::slice::from_ref(&*dir), "24001988").unwrap_err();
     let text = err.to_string();
     assert!(
@@ -344,7 +321,7 @@ fn missing_block_files_name_the_files_and_the_fetch_command() {
 fn run_fetches_only_what_is_missing() {
     use host::target::{ResolveError, Target};
     let server = honest();
-    let (cache, id) = (scratch("locate"), BLOCK.to_string());
+    let (cache, id) = (Scratch::empty("fetch-locate"), BLOCK.to_string());
     let mut target = Target::on_disk(&cache, &id, None);
     // Missing, no URL: the missing files, no request.
     let err = target.resolve(fast()).unwrap_err();

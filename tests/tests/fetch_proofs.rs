@@ -6,15 +6,15 @@
 //! lies about a balance or sends a node that does not hash is caught, naming the account or
 //! slot.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use fetch::{fetch, BlockSource, FetchError, FetchOptions, WitnessSource};
 use program::ChainConfig;
 use serde_json::Value;
 use tests::rpc::Reply;
-use tests::shared_blocks_dir;
 use tests::state_rpc::{standard_node, standard_node_with};
+use tests::{shared_blocks_dir, Scratch};
 
 fn options(source: WitnessSource) -> FetchOptions {
     FetchOptions {
@@ -24,12 +24,6 @@ fn options(source: WitnessSource) -> FetchOptions {
         source,
         concurrency: 4,
     }
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sv-fetch-proofs-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
 }
 
 /// Fetches `<dir>/<id>` from a standard node with `source`; checks the result against the
@@ -43,7 +37,7 @@ fn fetch_and_compare(
     let run = host::native::run_native(dir, id, None).unwrap();
     let expected = run.verdict.clone().unwrap();
     let (server, number) = standard_node_with(dir, id, run.chain.clone(), |_, r| r, batches);
-    let out = scratch(id);
+    let out = Scratch::absent(&format!("fetch-proofs-{id}"));
     let fetched = fetch(&server.url, number, &out, &run.chain, options(source))
         .unwrap_or_else(|e| panic!("{id}: {e}"));
     let report = &fetched.report;
@@ -81,7 +75,7 @@ fn a_node_that_refuses_batches_gets_single_requests() {
 
 #[test]
 fn the_devnet_from_its_whole_state_with_the_proofs_source() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let dir = tests::project_blocks_dir();
     let stats = fetch_and_compare(&dir, "devnet", WitnessSource::Proofs, true);
     assert!(
         stats.accounts > 0 && stats.requests > stats.accounts,
@@ -109,7 +103,7 @@ fn fetch_from_liar_at(
     edit: impl Fn(&str, Reply) -> Reply + Send + Sync + 'static,
 ) -> FetchError {
     let (server, number) = standard_node(dir, id, chain.clone(), edit);
-    let out = scratch(&format!("liar-{id}"));
+    let out = Scratch::absent(&format!("fetch-proofs-liar-{id}"));
     let result = fetch(
         &server.url,
         number,
@@ -152,7 +146,7 @@ fn a_node_that_lies_about_a_balance_is_caught_naming_the_account() {
 /// can prove.)
 #[test]
 fn a_node_that_lies_about_a_slot_value_is_caught_naming_the_slot() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let dir = tests::project_blocks_dir();
     let chain = host::native::run_native(&dir, "devnet", None)
         .unwrap()
         .chain;
@@ -242,7 +236,7 @@ fn empty_elements_are_dropped_and_the_hash_links_decide() {
             }
             other => other,
         });
-    let out = scratch("empty-elements");
+    let out = Scratch::absent("fetch-proofs-empty-elements");
     let fetched = fetch(
         &server.url,
         number,
@@ -386,7 +380,7 @@ fn a_missing_sibling_is_fetched_by_the_proof_of_a_key_through_its_path() {
 fn a_block_that_deletes_accounts_is_fetched_from_proofs() {
     let root = shared_blocks_dir().join("../ef-tests/BlockchainTests/GeneralStateTests");
     let files = host::ef_tests::discover(&[root]).unwrap();
-    let dir = scratch("ef-deletes");
+    let dir = Scratch::absent("fetch-proofs-ef-deletes");
     let mut found = None;
     for file in &files {
         host::ef_tests::run_file_cases(file, |_| true, &mut |v| {

@@ -77,7 +77,7 @@ fn mainnet_blocks_validate_over_proof_shaped_witnesses() {
 
 #[test]
 fn devnet_blocks_validate_over_proof_shaped_witnesses() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let dir = tests::project_blocks_dir();
     for id in ["devnet", "devnet-small"] {
         check(&dir, id);
     }

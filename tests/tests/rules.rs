@@ -23,7 +23,7 @@ struct Small {
 }
 
 fn small() -> Small {
-    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let blocks = tests::project_blocks_dir();
     let run = host::native::run_native(&blocks, "devnet-small", None).unwrap();
     run.verdict.as_ref().expect("devnet-small is valid");
     Small {

@@ -24,7 +24,7 @@ fn devnet() -> (BlockData, ChainConfig) {
 
 /// A block of the project's `blocks/` with its chain.
 fn project_block(id: &str) -> (BlockData, ChainConfig) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let dir = tests::project_blocks_dir();
     let resolved = host::target::Target::on_disk(&dir, id, None)
         .resolve(Default::default())
         .unwrap();

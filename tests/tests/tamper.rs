@@ -334,7 +334,7 @@ fn random_corruption_never_panics() {
 /// block under the original block's hash.
 #[test]
 fn corrupted_guest_inputs_never_panic() {
-    let blocks = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blocks");
+    let blocks = tests::project_blocks_dir();
     let run = host::native::run_native(&blocks, "devnet-small", None).unwrap();
     let original = *run.verdict.as_ref().unwrap();
     let items = run.guest_input();

@@ -28,3 +28,18 @@ pub fn host(args: &[&str]) -> String {
     println!("{stdout}");
     stdout
 }
+
+/// Runs `host` with `args`: whether it succeeded, and all it printed (stdout, then stderr).
+pub fn host_output(args: &[&str]) -> (bool, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_host"))
+        .args(args)
+        .output()
+        .expect("run host");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    println!("host {args:?}:\n{text}");
+    (output.status.success(), text)
+}

@@ -7,26 +7,12 @@ use std::time::{Duration, Instant};
 use cluster::status::{status, JobStatus};
 use cluster::{schema, Db};
 
+use super::cli::host_output;
 use super::pg::Pg;
-
-/// Runs `host` with `args`: whether it succeeded, and what it printed.
-pub fn host(args: &[&str]) -> (bool, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_host"))
-        .args(args)
-        .output()
-        .expect("run host");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!("host {args:?}:\n{text}");
-    (output.status.success(), text)
-}
 
 /// `host cluster status JOB --tasks`: whether it succeeded, and what it printed.
 pub fn status_tasks(pg: &Pg, job: i64) -> (bool, String) {
-    host(&[
+    host_output(&[
         "cluster",
         "status",
         &job.to_string(),
@@ -36,13 +22,30 @@ pub fn status_tasks(pg: &Pg, job: i64) -> (bool, String) {
     ])
 }
 
-/// Starts `host cluster worker` on `url`, with `extra` arguments.
-pub fn worker(url: &str, extra: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_host"))
+/// `host cluster worker` on `url`, polling every 0.2 s, with `extra` arguments.
+fn worker_command(url: &str, extra: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_host"));
+    command
         .args(["cluster", "worker", "--db", url, "--poll-secs", "0.2"])
-        .args(extra)
+        .args(extra);
+    command
+}
+
+/// Starts a worker ([`worker_command`]) whose output the test reads ([`stop`], [`finish`]).
+pub fn worker(url: &str, extra: &[&str]) -> Child {
+    worker_command(url, extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        .spawn()
+        .expect("start a worker")
+}
+
+/// Starts a worker ([`worker_command`]) whose log goes to the test's stderr as it runs (a long
+/// job shows its progress).
+pub fn logging_worker(url: &str, extra: &[&str]) -> Child {
+    worker_command(url, extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
         .spawn()
         .expect("start a worker")
 }

@@ -5,8 +5,6 @@
 //! PostgreSQL refuses to run as root, and CI runs as root: then the server runs as the
 //! unprivileged `postgres` user (`runuser`), which owns the directory.
 
-#![allow(dead_code)]
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
