@@ -12,47 +12,16 @@
 //! whose parent the chain does not have is rejected by the runner, as a client's import does
 //! (rule `chain.unknown_parent`): no witness exists for it.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-use alloy_primitives::{Address, Bytes, B256};
+use alloy_primitives::{Bytes, B256};
 use alloy_rlp::Decodable;
 use program::{BlockOutput, ChainConfig, ExecutionWitness, ValidationError, Verdict};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::exception;
-use chaindata::fixtures::{full_state_witness, GenesisAccount};
-
-/// One case as the fixture JSON holds it (unknown fields ignored).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct CaseJson {
-    pub network: String,
-    #[serde(default)]
-    pub config: serde_json::Value,
-    pub pre: BTreeMap<Address, GenesisAccount>,
-    #[serde(rename = "genesisRLP")]
-    pub genesis_rlp: Bytes,
-    pub blocks: Vec<BlockJson>,
-    pub lastblockhash: B256,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct BlockJson {
-    /// Absent or not hex in a few invalid-RLP cases: kept as text and decoded here.
-    #[serde(default)]
-    pub rlp: serde_json::Value,
-    pub expect_exception: Option<String>,
-    /// The block's standard input (EIP-8025), where the fixture carries it.
-    pub stateless_input_bytes: Option<String>,
-    /// The standard guest's expected result for it.
-    pub stateless_output_bytes: Option<String>,
-    /// Amsterdam: the block's access list (not in its RLP; the header holds its hash).
-    pub block_access_list: Option<serde_json::Value>,
-    /// An invalid block's fields as the filler wrote them (its access list among them).
-    #[serde(rename = "rlp_decoded")]
-    pub rlp_decoded: Option<serde_json::Value>,
-}
+use super::fixtures::CaseJson;
+use chaindata::fixtures::full_state_witness;
 
 /// What one block of a case gave.
 #[derive(Debug, Clone, Serialize)]

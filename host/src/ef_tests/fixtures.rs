@@ -5,9 +5,47 @@
 //!
 //! Every fixture is named by a path: a file's own, or an archive entry's behind the archive's
 //! (`fixtures.tar.gz/blockchain_tests/…/x.json`), so reports and the VM sample can name any case.
+//! A case's JSON is read as [`CaseJson`].
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+
+use alloy_primitives::{Address, Bytes, B256};
+use chaindata::fixtures::GenesisAccount;
+use serde::Deserialize;
+
+/// One case as the fixture JSON holds it (unknown fields ignored).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct CaseJson {
+    pub network: String,
+    #[serde(default)]
+    pub config: serde_json::Value,
+    pub pre: BTreeMap<Address, GenesisAccount>,
+    #[serde(rename = "genesisRLP")]
+    pub genesis_rlp: Bytes,
+    pub blocks: Vec<BlockJson>,
+    pub lastblockhash: B256,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BlockJson {
+    /// Absent or not hex in a few invalid-RLP cases: kept as text and decoded here.
+    #[serde(default)]
+    pub rlp: serde_json::Value,
+    pub expect_exception: Option<String>,
+    /// The block's standard input (EIP-8025), where the fixture carries it.
+    pub stateless_input_bytes: Option<String>,
+    /// The standard guest's expected result for it.
+    pub stateless_output_bytes: Option<String>,
+    /// Amsterdam: the block's access list (not in its RLP; the header holds its hash).
+    pub block_access_list: Option<serde_json::Value>,
+    /// An invalid block's fields as the filler wrote them (its access list among them).
+    #[serde(rename = "rlp_decoded")]
+    pub rlp_decoded: Option<serde_json::Value>,
+}
 
 /// Whether `path` names an archive of fixtures.
 pub fn is_archive(path: &Path) -> bool {

@@ -27,8 +27,9 @@ use std::time::Instant;
 use program::ChainConfig;
 use serde::Serialize;
 
-use case::{run_case, CaseJson};
+use case::run_case;
 pub use case::{BlockResult, CaseResult, Observer, Outcome, StandardInputs, Validated};
+use fixtures::CaseJson;
 
 use chaindata::chain::{self, ChainError};
 
