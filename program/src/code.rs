@@ -6,7 +6,8 @@
 //! megabyte-scale stretch of memory (every code a block runs), which the prover pays for page by
 //! page, and `memcpy` instructions. The guest reads each bytecode with [`CODE_PADDING`] zero
 //! bytes after it already ([`crate::input`]), so revm runs the code where it lies, and its jump
-//! table waits for the code's first jump ([`crate::jumps`]), built then by the same scan as
+//! table waits for the code's first jump (a marker table, [`unanalysed`], until [`crate::jumps`]
+//! finds the code jumping), built then by the same scan as
 //! revm's `analyze_legacy` (which revm does not export). A code with no zeros after it (the
 //! standard input's, the host's) is copied with its padding, as revm would; EIP-7702
 //! delegations go through `new_raw`. The tests check every path gives revm's code and jump
@@ -14,6 +15,7 @@
 
 use alloc::vec::Vec;
 
+use alloy_primitives::Bytes;
 use mpt::trie::Item;
 use revm::bytecode::bitvec::{order::Lsb0, vec::BitVec};
 use revm::bytecode::eip7702::EIP7702_MAGIC_BYTES;
@@ -23,12 +25,43 @@ use revm::bytecode::{opcode, Bytecode, BytecodeDecodeError, JumpTable};
 /// `PUSH32` with no immediate: 32 bytes, then a `STOP`), rounded up to a word.
 pub const CODE_PADDING: usize = 36;
 
+/// The longest code given the marker table (a longer one, possible only in a custom
+/// pre-state, is analysed on load): twice EIP-7954's 64 KiB code limit.
+pub const MAX_UNANALYSED: usize = 0x20000;
+
+/// The marker table: all clear, one bit per byte of the longest marked code, so that no
+/// destination is valid in it: a marked code's first jump fails revm's check, and only then
+/// do [`crate::jumps`]' `JUMP` and `JUMPI` look for the marker (by address) and swap in the analysed code.
+static UNANALYSED: [u8; MAX_UNANALYSED / 8] = [0; MAX_UNANALYSED / 8];
+
+/// A code for revm with the marker table: `bytes` is the code (`len` bytes) followed by at
+/// least [`CODE_PADDING`] zero bytes. `None` when the code is longer than [`MAX_UNANALYSED`].
+pub(crate) fn unanalysed(bytes: Bytes, len: usize) -> Option<Bytecode> {
+    if len > MAX_UNANALYSED || bytes.len() < len + CODE_PADDING {
+        return None;
+    }
+    let table = JumpTable::from_static_slice(&UNANALYSED[..len.div_ceil(8)], len);
+    // SAFETY: `bytes` holds the code and then `CODE_PADDING` zero bytes (the caller's
+    // contract), at least the padding revm's analysis would append (a trailing `PUSH32`'s
+    // missing immediate and a `STOP`), so execution reads within the buffer and reads zeros
+    // past the code, as with revm's copy. The table (`len` bits) marks no destination: a
+    // frame's first jump in this code fails, and `jump_to` then swaps in the analysed code.
+    Some(unsafe { Bytecode::new_analyzed(bytes, len, table) })
+}
+
+/// Whether `code` carries the marker table.
+#[inline(always)]
+pub(crate) fn is_unanalysed(code: &Bytecode) -> bool {
+    code.legacy_jump_table()
+        .is_some_and(|table| core::ptr::eq(table.as_slice().as_ptr(), UNANALYSED.as_ptr()))
+}
+
 /// The bytecode `item` holds, as revm would run it from `item.buffer[..item.len]`; an error
 /// for a code that starts as an EIP-7702 delegation (`0xef01`) but is not one, which revm
 /// cannot represent (its `new_raw` panics on it). A custom pre-state can hold such a code.
 ///
-/// A legacy code comes with [`crate::jumps`]' marker table, to be analysed when it first
-/// jumps; a code longer than [`crate::jumps::MAX_UNANALYSED`] is analysed here.
+/// A legacy code comes with the marker table ([`unanalysed`]), to be analysed when it first
+/// jumps ([`crate::jumps`]); a code longer than [`MAX_UNANALYSED`] is analysed here.
 pub fn bytecode(item: Item) -> Result<Bytecode, BytecodeDecodeError> {
     let Item { buffer, len } = item;
     let code = &buffer[..len];
@@ -48,7 +81,7 @@ pub fn bytecode(item: Item) -> Result<Bytecode, BytecodeDecodeError> {
         copy.resize(len + CODE_PADDING, 0);
         copy.into()
     };
-    if let Some(code) = crate::jumps::unanalysed(bytes.clone(), len) {
+    if let Some(code) = unanalysed(bytes.clone(), len) {
         return Ok(code);
     }
     let jumps = analyze(code);
@@ -241,7 +274,7 @@ mod tests {
     /// A code longer than the marker table is analysed on load, as revm does.
     #[test]
     fn a_long_code_is_analysed_on_load() {
-        let mut code = alloc::vec![opcode::JUMPDEST; crate::jumps::MAX_UNANALYSED + 1];
+        let mut code = alloc::vec![opcode::JUMPDEST; MAX_UNANALYSED + 1];
         code[7] = opcode::PUSH2;
         let ours = bytecode(padded(&code)).unwrap();
         let revm = Bytecode::new_raw(code.into());

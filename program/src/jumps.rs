@@ -5,7 +5,7 @@
 //! guest's dearest per-byte work (about 13 instructions per byte of an all-`JUMPDEST` code,
 //! measured: 97% of the `extcodesize-64k` worst case, BENCHMARKS.md), and a code that is only
 //! sized, copied or hashed never needs it. So the witness's codes reach revm with a marker
-//! table ([`unanalysed`]: every bit clear, shared), and this module's `JUMP` and `JUMPI`
+//! table ([`crate::code::unanalysed`]: every bit clear, shared), and this module's `JUMP` and `JUMPI`
 //! ([`jump`], [`jumpi`]), which [`crate::evm::BlockEvm`] puts in revm's instruction table
 //! ([`install`]), swap the running frame's code for the analysed one the first time that frame
 //! jumps.
@@ -22,7 +22,7 @@
 
 use alloc::collections::BTreeMap;
 
-use alloy_primitives::{Bytes, U256};
+use alloy_primitives::U256;
 use revm::bytecode::opcode::{JUMP, JUMPI};
 use revm::bytecode::{Bytecode, JumpTable};
 use revm::context_interface::ContextTr;
@@ -33,38 +33,7 @@ use revm::interpreter::{
     Instruction, InstructionContext, InstructionExecResult, InstructionResult, Interpreter,
 };
 
-use crate::code::{analyze, CODE_PADDING};
-
-/// The longest code given the marker table (a longer one, possible only in a custom
-/// pre-state, is analysed on load): twice EIP-7954's 64 KiB code limit.
-pub const MAX_UNANALYSED: usize = 0x20000;
-
-/// The marker table: all clear, one bit per byte of the longest marked code, so that no
-/// destination is valid in it: a marked code's first jump fails revm's check, and only then
-/// do [`jump`] and [`jumpi`] look for the marker (by address) and swap in the analysed code.
-static UNANALYSED: [u8; MAX_UNANALYSED / 8] = [0; MAX_UNANALYSED / 8];
-
-/// A code for revm with the marker table: `bytes` is the code (`len` bytes) followed by at
-/// least [`CODE_PADDING`] zero bytes. `None` when the code is longer than [`MAX_UNANALYSED`].
-pub(crate) fn unanalysed(bytes: Bytes, len: usize) -> Option<Bytecode> {
-    if len > MAX_UNANALYSED || bytes.len() < len + CODE_PADDING {
-        return None;
-    }
-    let table = JumpTable::from_static_slice(&UNANALYSED[..len.div_ceil(8)], len);
-    // SAFETY: `bytes` holds the code and then `CODE_PADDING` zero bytes (the caller's
-    // contract), at least the padding revm's analysis would append (a trailing `PUSH32`'s
-    // missing immediate and a `STOP`), so execution reads within the buffer and reads zeros
-    // past the code, as with revm's copy. The table (`len` bits) marks no destination: a
-    // frame's first jump in this code fails, and `jump_to` then swaps in the analysed code.
-    Some(unsafe { Bytecode::new_analyzed(bytes, len, table) })
-}
-
-/// Whether `code` carries the marker table.
-#[inline(always)]
-fn is_unanalysed(code: &Bytecode) -> bool {
-    code.legacy_jump_table()
-        .is_some_and(|table| core::ptr::eq(table.as_slice().as_ptr(), UNANALYSED.as_ptr()))
-}
+use crate::code::{analyze, is_unanalysed};
 
 /// The codes analysed so far in a block, by the address of their bytes. Each entry holds the
 /// bytes (the analysed code shares them), so no other code can come to lie at that address
@@ -88,8 +57,8 @@ impl JumpDests {
 #[inline(never)]
 fn analyse(code: &Bytecode) -> Bytecode {
     let jumps = analyze(code.original_byte_slice());
-    // SAFETY: the same bytes and length as the marked code, which `unanalysed` checked carry
-    // `CODE_PADDING` zeros after the code, at least the padding the scan asks for.
+    // SAFETY: the same bytes and length as the marked code, which `code::unanalysed` checked
+    // carry `CODE_PADDING` zeros after the code, at least the padding the scan asks for.
     unsafe { Bytecode::new_analyzed(code.bytecode().clone(), code.len(), JumpTable::new(jumps)) }
 }
 
