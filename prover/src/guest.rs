@@ -31,7 +31,7 @@ use openvm_build::{
 use openvm_transpiler::elf::Elf;
 use openvm_transpiler::openvm_platform::memory::MEM_SIZE;
 
-/// A guest that did not build or load. The VM's errors ([`crate::vm::GuestError::Guest`]) carry
+/// A guest that did not build or load. The VM's errors ([`crate::vm::VmError::Guest`]) carry
 /// it; it lives here, with the builds, so the builds stand below the VM.
 #[derive(Debug, thiserror::Error)]
 pub enum GuestError {

@@ -32,6 +32,12 @@ pub enum StandardVmError {
     },
 }
 
+impl From<crate::guest::GuestError> for StandardVmError {
+    fn from(e: crate::guest::GuestError) -> Self {
+        Self::Vm(e.into())
+    }
+}
+
 /// The result in the standard guest's public values: 43 bytes, then zeros.
 pub fn result_of_public(public: &[u8]) -> Option<StatelessValidationResult> {
     let (result, rest) = public.split_at_checked(RESULT_BYTES)?;
@@ -61,10 +67,7 @@ pub fn run_standard_within(
     let vm = match spec {
         None => None,
         Some(spec) => {
-            let vm = crate::vm::Vm::new(
-                spec.build().map_err(crate::vm::VmError::from)?,
-                spec.public_values(),
-            )?;
+            let vm = crate::vm::Vm::new(spec.build()?, spec.public_values())?;
             if budget.is_some() {
                 vm.execute_items_within(&[bytes], budget)?;
             }
