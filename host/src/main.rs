@@ -8,7 +8,7 @@ mod commands;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{cluster, data, measure, proving, standard, verify, worst};
+use commands::{bench, cluster, data, measure, proving, standard, verify, worst};
 
 #[derive(Parser)]
 #[command(
@@ -64,9 +64,14 @@ enum Command {
     /// then the SSZ `StatelessInput`), which `host run --stateless-input` runs.
     StatelessInput(standard::StatelessInputArgs),
     /// Meter the worst-case suite: every `host gen --worst` category (generated here), the EEST
-    /// worst-case blocks and the mainnet blocks, in one table of instructions, main cells and
-    /// segments per gas, with each block's ratio to the mainnet average.
+    /// worst-case blocks, the execution-spec-tests benchmark suite and the mainnet blocks, each
+    /// with both guests, in one table of instructions, main cells and segments per gas, with
+    /// each block's ratio to the mainnet blocks' gas-weighted mean.
     Worst(worst::WorstArgs),
+    /// Meter every block of a folder with both guests (the block guest on its input, the
+    /// standard guest on the block's standard input): one row per block, then each guest's
+    /// gas-weighted mean, median and max of main cells per gas.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         Command::Cluster(args) => cluster::run(args),
         Command::StatelessInput(args) => args.exec(),
         Command::Worst(args) => args.exec(),
+        Command::Bench(args) => args.exec(),
     };
     result.unwrap_or_else(|e| {
         eprintln!("error: {e}");

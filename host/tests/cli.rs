@@ -2,7 +2,8 @@
 //! printed word and its JSON, on the project's `devnet-small` block (valid), the same block with
 //! a wrong gas used (invalid), the same block with no state nodes in its witness (witness
 //! insufficient), and the same block under a config whose merge comes after it (unusable); and
-//! `host stateless-input` / `host run --stateless-input` on an execution-spec-tests case.
+//! `host stateless-input` / `host run --stateless-input` on an execution-spec-tests case; and
+//! `host bench` on a folder, against `host run` on each of its guests.
 
 use std::path::{Path, PathBuf};
 
@@ -165,4 +166,117 @@ fn an_eest_case_becomes_standard_inputs_run_with_json() {
     assert_eq!(report["result"]["schema_id"], 0x1501);
     assert!(report["vm"].is_null());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `host bench` meters a folder with both guests: each figure the same as `host run` gives for
+/// that guest on that block, the folder's distribution from those figures, and a block that is
+/// not valid natively (here: insufficient) reported, not metered.
+#[test]
+fn bench_meters_a_folder_with_both_guests_as_run_does() {
+    // `devnet` (ten transactions) as `bench-valid`, beside `devnet-small` with no state nodes.
+    let dir = variant(
+        "bench-insufficient",
+        |_| {},
+        |w| w["state"] = serde_json::json!([]),
+    );
+    for file in ["block.rlp", "witness.json", "chain.json"] {
+        let to = dir.join(format!("bench-valid.{file}"));
+        std::fs::copy(blocks().join(format!("devnet.{file}")), to).unwrap();
+    }
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let dir_arg = dir.to_str().unwrap();
+    let stdout = host(&[
+        "bench",
+        "--blocks-dir",
+        dir_arg,
+        "--json",
+        &path("bench.json"),
+    ]);
+    assert!(stdout.contains("gas-weighted mean"), "{stdout}");
+    let bench: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path("bench.json")).unwrap()).unwrap();
+    let rows = bench["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{bench}");
+    let (bad, good) = (&rows[0], &rows[1]);
+    assert_eq!(bad["block"], "bench-insufficient");
+    assert!(
+        bad["note"].as_str().unwrap().contains("not valid natively"),
+        "{bad}"
+    );
+    assert!(bad["block_guest"]["figures"].is_null());
+    assert_eq!(good["block"], "bench-valid");
+    let gas = good["gas"].as_u64().unwrap();
+    assert!(gas > 0, "{good}");
+
+    // The block guest: the figures `host run` meters.
+    host(&[
+        "run",
+        "--block",
+        "bench-valid",
+        "--blocks-dir",
+        dir_arg,
+        "--json",
+        &path("run.json"),
+    ]);
+    let run: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path("run.json")).unwrap()).unwrap();
+    let block = &good["block_guest"]["figures"];
+    for (bench_key, run_key) in [
+        ("instructions", "instructions"),
+        ("main_cells", "main_cells"),
+        ("segments", "segments"),
+        ("memory_bytes", "memory_bytes"),
+    ] {
+        assert_eq!(
+            block[bench_key], run[run_key],
+            "{bench_key}: {block} against {run}"
+        );
+    }
+    // The standard guest: the figures `host run --stateless-input` meters on the bytes
+    // `host stateless-input` writes.
+    let ssz = path("bench-valid.ssz");
+    host(&[
+        "stateless-input",
+        "--block",
+        "bench-valid",
+        "--blocks-dir",
+        dir_arg,
+        "--out",
+        &ssz,
+    ]);
+    host(&[
+        "run",
+        "--stateless-input",
+        &ssz,
+        "--json",
+        &path("standard.json"),
+    ]);
+    let standard: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path("standard.json")).unwrap()).unwrap();
+    let metering = &standard["vm"]["metering"];
+    let figures = &good["standard_guest"]["figures"];
+    assert_eq!(
+        figures["instructions"], metering["instructions"],
+        "{figures}"
+    );
+    assert_eq!(figures["main_cells"], metering["main_cells"], "{figures}");
+    assert_eq!(
+        figures["segments"].as_u64().unwrap(),
+        metering["segments"].as_array().unwrap().len() as u64
+    );
+    for guest in [block, figures] {
+        for share in ["keccak_share", "poseidon2_share"] {
+            let share = guest[share].as_f64().unwrap();
+            assert!(share > 0.0 && share < 1.0, "{guest}");
+        }
+    }
+
+    // One metered block: its cells per gas are the folder's mean, median and max.
+    let cells_per_gas = block["main_cells"].as_u64().unwrap() as f64 / gas as f64;
+    let d = &bench["distributions"]["block_guest"];
+    assert_eq!(d["blocks"], 1);
+    for key in ["gas_weighted_mean", "median", "max"] {
+        assert_eq!(d[key].as_f64().unwrap(), cells_per_gas, "{key}: {d}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }

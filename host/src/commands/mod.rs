@@ -1,6 +1,7 @@
 //! The `host` command line, one module per command group: each holds its commands' arguments,
 //! their work and what they print, side by side.
 
+pub mod bench;
 pub mod cluster;
 pub mod data;
 pub mod measure;

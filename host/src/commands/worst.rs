@@ -1,22 +1,25 @@
 //! `host gen --worst` and `host worst`: the worst-case suite, generated and metered.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use blockgen::worst::{self, CATEGORIES, DEFAULT_GAS};
 use blockgen::Fork;
 use clap::{Args, ValueEnum};
+use host::ef_tests::last_block::{last_block, short_name};
+use host::ef_tests::vm::SampledCase;
+use host::measure::both::{meter_both, Distributions, Row};
 use host::native::run_native;
-use host::print::write_json;
-use host::report::{run_in_vm_within, Mode};
-use prover::guest::{Crypto, GuestSpec, Keccak};
-use serde::Serialize;
+use host::print::{bench_table, distributions, row_line, write_json};
 
 /// The EEST worst-case blocks, where the shared data holds them.
 const EEST_DIR: &str = "../shared/blocks/eest-zkevm";
 /// The mainnet blocks the ratios are to, where the shared data holds them.
 const MAINNET_DIR: &str = "../shared/blocks/mainnet";
-const MAINNET: [&str; 2] = ["24171384", "21882667"];
+/// The execution-spec-tests benchmark suite, where the shared data holds it.
+const BENCH_DIR: &str = "../shared/ef-tests-eest-bench";
+/// The mainnet rows' source.
+const MAINNET: &str = "mainnet";
 
 #[derive(Args)]
 pub struct WorstArgs {
@@ -43,8 +46,16 @@ pub struct WorstArgs {
     /// Skip the EEST blocks.
     #[arg(long)]
     pub no_eest: bool,
-    /// Where 24171384 and 21882667 are (the mainnet average the ratios are to). Default:
-    /// `../shared/blocks/mainnet` when it exists; without them there is no ratio.
+    /// The execution-spec-tests benchmark suite (blockchain-test fixtures, any depth; each
+    /// case's last block is metered). Default: `../shared/ef-tests-eest-bench` when it exists.
+    #[arg(long)]
+    pub bench_dir: Option<PathBuf>,
+    /// Skip the benchmark suite.
+    #[arg(long)]
+    pub no_bench: bool,
+    /// Where the mainnet blocks are (every block there; their gas-weighted mean is what the
+    /// ratios are to). Default: `../shared/blocks/mainnet` when it exists; without them there is
+    /// no ratio.
     #[arg(long)]
     pub mainnet_dir: Option<PathBuf>,
     /// Stop a guest after this many instructions (checked before metering it): it is
@@ -54,47 +65,6 @@ pub struct WorstArgs {
     /// Write the table as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
-}
-
-/// One row of the table.
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    /// The block.
-    pub block: String,
-    /// `generated (osaka)`, `EEST (prague)` or `mainnet`.
-    pub source: String,
-    /// Gas used.
-    pub gas: u64,
-    /// Transactions.
-    pub txs: u64,
-    /// Guest instructions (metered).
-    pub instructions: Option<u64>,
-    /// Main-trace cells (metered).
-    pub main_cells: Option<u64>,
-    /// Segments.
-    pub segments: Option<u64>,
-    /// What went wrong instead, if anything.
-    pub note: Option<String>,
-}
-
-impl Row {
-    /// A row for `block` with no figures yet.
-    fn new(block: String, source: String) -> Self {
-        Self {
-            block,
-            source,
-            gas: 0,
-            txs: 0,
-            instructions: None,
-            main_cells: None,
-            segments: None,
-            note: None,
-        }
-    }
-
-    fn per_gas(&self, value: Option<u64>) -> Option<f64> {
-        value.map(|v| v as f64 / self.gas.max(1) as f64)
-    }
 }
 
 /// `host gen --worst NAME|all|list`.
@@ -162,14 +132,14 @@ impl WorstArgs {
             let found: Result<Vec<_>, _> = self.only.iter().map(|n| worst::category(n)).collect();
             found?
         };
-        let mut jobs: Vec<(PathBuf, String, String)> = Vec::new();
+        let mut jobs: Vec<Job> = Vec::new();
         let mut rows = Vec::new();
         let fork = self.fork.to_possible_value().expect("no fork is skipped");
         let source = format!("generated ({})", fork.get_name());
         eprintln!(
             "host worst: {} categories at {} gas each ({} pricing), made into {} first, then each \
-             block metered in the VM with the block guest, the EEST and mainnet blocks after \
-             them; the state and code categories' witnesses grow with the gas (hundreds of MB \
+             block metered in the VM with both guests, the EEST blocks, the benchmark suite's \
+             cases and the mainnet blocks after them; the state and code categories' witnesses grow with the gas (hundreds of MB \
              each at 60 M gas)",
             chosen.len(),
             self.gas,
@@ -191,23 +161,38 @@ impl WorstArgs {
                         made.block.output.tx_count,
                         bytes as f64 / 1e6
                     );
-                    jobs.push((out.clone(), made.block.id.clone(), source.clone()));
+                    jobs.push(Job::Disk(
+                        out.clone(),
+                        made.block.id.clone(),
+                        source.clone(),
+                    ));
                 }
                 // Not asked for by name, and without a block under this fork: no row.
                 Err(e) if self.only.is_empty() && e.not_under_fork() => {
                     eprintln!("worst-{}: skipped: {e}", category.name);
                 }
-                Err(e) => rows.push(Row {
-                    note: Some(e.to_string()),
-                    ..Row::new(format!("worst-{}", category.name), source.clone())
-                }),
+                Err(e) => rows.push(Row::failed(
+                    format!("worst-{}", category.name),
+                    source.clone(),
+                    e.to_string(),
+                )),
             }
         }
         if !self.no_eest {
             let dir = self.eest_dir.clone().unwrap_or_else(|| EEST_DIR.into());
             if dir.is_dir() {
-                for id in block_ids(&dir)? {
-                    jobs.push((dir.clone(), id, "EEST (prague)".to_owned()));
+                for id in chaindata::blocks::list_blocks(&dir)? {
+                    jobs.push(Job::Disk(dir.clone(), id, "EEST (prague)".to_owned()));
+                }
+            }
+        }
+        if !self.no_bench {
+            let dir = self.bench_dir.clone().unwrap_or_else(|| BENCH_DIR.into());
+            if dir.is_dir() {
+                let files = host::ef_tests::discover(std::slice::from_ref(&dir))?;
+                for case in host::ef_tests::vm::all_cases(&files) {
+                    let source = format!("EEST bench ({})", case.network.to_lowercase());
+                    jobs.push(Job::Case(case, source));
                 }
             }
         }
@@ -216,132 +201,65 @@ impl WorstArgs {
             .clone()
             .unwrap_or_else(|| MAINNET_DIR.into());
         if mainnet_dir.is_dir() {
-            for id in MAINNET {
-                jobs.push((mainnet_dir.clone(), id.to_owned(), "mainnet".to_owned()));
+            for id in chaindata::blocks::list_blocks(&mainnet_dir)? {
+                jobs.push(Job::Disk(mainnet_dir.clone(), id, MAINNET.to_owned()));
             }
         }
         let total = jobs.len();
-        for (i, (dir, id, source)) in jobs.into_iter().enumerate() {
-            eprintln!("[{}/{total}] {id} ({source}) ...", i + 1);
-            let row = measure(&dir, &id, source, self.max_instructions);
-            eprintln!("[{}/{total}] {}", i + 1, summary(&row));
+        let budget = Some(self.max_instructions);
+        for (i, job) in jobs.into_iter().enumerate() {
+            let row = match job {
+                Job::Disk(dir, id, source) => {
+                    eprintln!("[{}/{total}] {id} ({source}) ...", i + 1);
+                    match run_native(&dir, &id, None) {
+                        Ok(run) => meter_both(&run, &source, budget),
+                        Err(e) => Row::failed(id, source, e.to_string()),
+                    }
+                }
+                Job::Case(case, source) => {
+                    let name = short_name(&case.name);
+                    eprintln!("[{}/{total}] {name} ({source}) ...", i + 1);
+                    match last_block(&case) {
+                        Ok(run) => meter_both(&run, &source, budget),
+                        Err(e) => Row::failed(name, source, e),
+                    }
+                }
+            };
+            eprintln!("[{}/{total}] {}", i + 1, row_line(&row));
             rows.push(row);
         }
-        let mainnet = mainnet_average(&rows);
-        print_table(&rows, mainnet);
+        let mainnet = Distributions::of(&rows_of(&rows, MAINNET));
+        let mean = mainnet.block_guest.map(|d| d.gas_weighted_mean);
+        bench_table(&rows, mean);
+        match mean {
+            Some(_) => distributions(
+                "the mainnet blocks (the ratios are to the block guest's mean)",
+                &mainnet,
+            ),
+            None => println!("\nno mainnet average: no mainnet block was metered (--mainnet-dir)"),
+        }
         if let Some(path) = &self.json {
             write_json(
                 path,
-                &serde_json::json!({ "mainnet_cells_per_gas": mainnet, "rows": rows }),
+                &serde_json::json!({ "mainnet": mainnet, "rows": rows }),
             )?;
         }
         Ok(ExitCode::SUCCESS)
     }
 }
 
-/// The ids of the blocks in `dir` (`<id>.block.rlp`), sorted.
-fn block_ids(dir: &Path) -> anyhow::Result<Vec<String>> {
-    let mut ids: Vec<String> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok())
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            name.strip_suffix(".block.rlp").map(str::to_owned)
-        })
-        .collect();
-    ids.sort();
-    Ok(ids)
+/// A block to meter: one on disk, or a benchmark case's last block.
+enum Job {
+    /// The folder, the id, the source.
+    Disk(PathBuf, String, String),
+    /// The case, the source.
+    Case(SampledCase, String),
 }
 
-/// Validates block `id` natively, checks the budget, and meters it.
-fn measure(dir: &Path, id: &str, source: String, budget: u64) -> Row {
-    let mut row = Row::new(id.to_owned(), source);
-    let native = match run_native(dir, id, None) {
-        Ok(native) => native,
-        Err(e) => {
-            row.note = Some(e.to_string());
-            return row;
-        }
-    };
-    match &native.verdict {
-        Ok(out) => {
-            row.gas = out.gas_used;
-            row.txs = out.tx_count as u64;
-        }
-        Err(e) => {
-            row.note = Some(format!("not valid natively: {e}"));
-            return row;
-        }
-    }
-    let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
-    match run_in_vm_within(&native, Mode::Metered, spec, Some(budget)) {
-        Ok(report) if report.valid => {
-            row.instructions = report.instructions;
-            row.main_cells = report.main_cells;
-            row.segments = report.segments;
-        }
-        Ok(report) => row.note = Some(format!("the guest says {}", report.verdict)),
-        Err(e) => row.note = Some(e.to_string()),
-    }
-    row
-}
-
-fn summary(row: &Row) -> String {
-    match (&row.note, row.per_gas(row.main_cells)) {
-        (Some(note), _) => format!("{}: {note}", row.block),
-        (None, Some(cells)) => format!(
-            "{}: {} gas, {:.1} instructions and {cells:.0} main cells per gas, {} segments",
-            row.block,
-            row.gas,
-            row.per_gas(row.instructions).unwrap_or(0.0),
-            row.segments.unwrap_or(0)
-        ),
-        (None, None) => format!("{}: no figures", row.block),
-    }
-}
-
-/// The mean of the mainnet blocks' main cells per gas.
-fn mainnet_average(rows: &[Row]) -> Option<f64> {
-    let figures: Vec<f64> = rows
-        .iter()
-        .filter(|r| r.source == "mainnet")
-        .filter_map(|r| r.per_gas(r.main_cells))
-        .collect();
-    (figures.len() == MAINNET.len()).then(|| figures.iter().sum::<f64>() / figures.len() as f64)
-}
-
-fn print_table(rows: &[Row], mainnet: Option<f64>) {
-    println!(
-        "| block | source | gas | txs | instructions/gas | main cells/gas | segments per 60 M gas | × mainnet cells/gas |"
-    );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|");
-    let mut sorted: Vec<&Row> = rows.iter().collect();
-    sorted.sort_by(|a, b| {
-        let key = |r: &Row| r.per_gas(r.main_cells).unwrap_or(f64::INFINITY);
-        key(b).total_cmp(&key(a))
-    });
-    for row in sorted {
-        if let Some(note) = &row.note {
-            println!(
-                "| {} | {} | {} | {} | {note} | | | |",
-                row.block, row.source, row.gas, row.txs
-            );
-            continue;
-        }
-        let instructions = row.per_gas(row.instructions).unwrap_or(0.0);
-        let cells = row.per_gas(row.main_cells).unwrap_or(0.0);
-        let segments = row.segments.unwrap_or(0) as f64 * 60e6 / row.gas.max(1) as f64;
-        let ratio = mainnet.map_or("-".to_owned(), |m| format!("{:.2}", cells / m));
-        println!(
-            "| {} | {} | {} | {} | {instructions:.1} | {cells:.0} | {segments:.1} | {ratio} |",
-            row.block, row.source, row.gas, row.txs
-        );
-    }
-    match mainnet {
-        Some(m) => {
-            println!("\nmainnet average: {m:.0} main cells per gas (mean of 24171384 and 21882667)")
-        }
-        None => {
-            println!("\nno mainnet average: 24171384 and 21882667 were not found (--mainnet-dir)")
-        }
-    }
+/// The rows from `source`.
+fn rows_of(rows: &[Row], source: &str) -> Vec<Row> {
+    rows.iter()
+        .filter(|r| r.source == source)
+        .cloned()
+        .collect()
 }

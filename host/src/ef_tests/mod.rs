@@ -16,6 +16,7 @@
 mod case;
 pub mod exception;
 pub mod fixtures;
+pub mod last_block;
 mod standard;
 pub mod vm;
 

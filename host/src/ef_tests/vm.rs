@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use program::{PublicValues, StatelessInput};
 use serde::Serialize;
 
-use super::{case_chain, fixtures, read_cases, run_fixture_cases, Outcome, Validated};
+use super::{case_chain, fixtures, read_cases, run_fixture_cases, CaseResult, Outcome, Validated};
 use prover::guest::{Crypto, GuestSpec, Keccak, Program};
 use prover::standard::result_of_public;
 use prover::vm::{Vm, VmError};
@@ -50,8 +50,8 @@ pub struct SampledCase {
 /// The forks in force on mainnet now: a sample that can draw a case of each draws at least one.
 pub const CURRENT_FORKS: [&str; 2] = ["Prague", "Osaka"];
 
-/// Picks `k` cases from `files` (see the module doc).
-pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
+/// Every case of `files` that runs (post-merge), by fixture folder, each folder's in name order.
+fn cases_by_folder(files: &[PathBuf]) -> BTreeMap<PathBuf, Vec<SampledCase>> {
     let mut folders: BTreeMap<PathBuf, Vec<SampledCase>> = BTreeMap::new();
     for source in files {
         // A source that does not read has no case to sample (the full run reports it).
@@ -74,6 +74,44 @@ pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
             }
         });
     }
+    folders
+}
+
+/// Every case of `files` that runs (post-merge), in the order of their fixtures' paths, then
+/// their names.
+pub fn all_cases(files: &[PathBuf]) -> Vec<SampledCase> {
+    cases_by_folder(files).into_values().flatten().collect()
+}
+
+/// Runs one case natively, showing each block it validates to `observe`; the case's results,
+/// or why it could not be read.
+pub fn run_one(
+    case: &SampledCase,
+    observe: super::Observer<'_>,
+) -> Result<Vec<CaseResult>, String> {
+    let mut results = Vec::new();
+    let read = fixtures::for_each(&case.source, &mut |file, bytes| {
+        if file == case.file {
+            results.extend(run_fixture_cases(
+                &file,
+                &bytes,
+                &|n| n == case.name,
+                &mut *observe,
+            ));
+        }
+    });
+    if let Err((file, reason)) = read {
+        return Err(format!("{}: {reason}", file.display()));
+    }
+    if results.is_empty() {
+        return Err(format!("{} {}: not found", case.file.display(), case.name));
+    }
+    Ok(results)
+}
+
+/// Picks `k` cases from `files` (see the module doc).
+pub fn sample(files: &[PathBuf], k: usize) -> Vec<SampledCase> {
+    let folders = cases_by_folder(files);
     // Ordered by the folder's last two names, so the sample is the same whatever path the
     // corpus is reached by.
     let mut order: Vec<(alloy_primitives::B256, Vec<SampledCase>)> = folders
@@ -243,20 +281,10 @@ pub fn run_sample_with(
                 )),
             }
         };
-        let name = case.name.clone();
-        let mut results = Vec::new();
-        let read = fixtures::for_each(&case.source, &mut |file, bytes| {
-            if file == case.file {
-                results.extend(run_fixture_cases(&file, &bytes, &|n| n == name, &mut check));
-            }
+        let results = run_one(case, &mut check).unwrap_or_else(|reason| {
+            out.failures.push(reason);
+            Vec::new()
         });
-        if let Err((file, reason)) = read {
-            out.failures.push(format!("{}: {reason}", file.display()));
-        }
-        if results.is_empty() {
-            out.failures
-                .push(format!("{} {}: not found", case.file.display(), case.name));
-        }
         for result in results {
             if let Outcome::Failed(reason) = result.outcome {
                 out.failures

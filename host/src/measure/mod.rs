@@ -5,7 +5,8 @@
 //!   metered, and what keccak costs in each, measured the same way for both ([`KeccakCosts`]:
 //!   the keccak chips' rows and cells from the metered run, the guest's total heap from a
 //!   census build); plus our sponge's own counters ([`keccak`]), which explain ours;
-//! - [`precompiles`]: per cryptographic operation, calls and the instructions they cost.
+//! - [`precompiles`]: per cryptographic operation, calls and the instructions they cost;
+//! - [`both`]: the block guest and the standard guest on the same block, side by side.
 //!
 //! The tables are rendered in [`crate::print`].
 
@@ -16,6 +17,7 @@ use crate::report::{run_in_vm, Mode, RunReport};
 use prover::guest::{Crypto, GuestSpec, Keccak};
 use prover::vm::VmRunError;
 
+pub mod both;
 pub mod keccak;
 pub mod pages;
 pub mod precompiles;

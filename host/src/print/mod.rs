@@ -12,9 +12,11 @@ use crate::inspect::{RootSource, WitnessReport};
 use crate::native::NativeRun;
 use fetch::{BlockSource, FetchReport};
 
+mod bench;
 mod measure;
 mod proof;
 
+pub use bench::*;
 pub use measure::*;
 pub use proof::*;
 

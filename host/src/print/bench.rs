@@ -1,0 +1,112 @@
+//! The two-guest table of `host bench` and `host worst`: one row per block, the block guest and
+//! the standard guest side by side, then each guest's distribution of main cells per gas.
+
+use crate::measure::both::{Distribution, Distributions, Figures, GuestRun, Row};
+
+/// One line for a row as it ends (the progress of a long run).
+pub fn row_line(row: &Row) -> String {
+    if let Some(note) = &row.note {
+        return format!("{}: {note}", row.block);
+    }
+    let guest = |run: &GuestRun| match (&run.figures, &run.note) {
+        (Some(f), _) => format!(
+            "{:.1} instructions and {:.0} main cells per gas, {} segments",
+            row.per_gas(f.instructions),
+            row.per_gas(f.main_cells),
+            f.segments
+        ),
+        (None, Some(note)) => note.clone(),
+        (None, None) => "not run".to_owned(),
+    };
+    format!(
+        "{}: {} gas; block guest {}; standard guest {}",
+        row.block,
+        row.gas,
+        guest(&row.block_guest),
+        guest(&row.standard_guest)
+    )
+}
+
+/// The table, dearest first by the block guest's main cells per gas (rows without its figures
+/// last); `mainnet`, when known, adds each row's ratio to it.
+pub fn bench_table(rows: &[Row], mainnet: Option<f64>) {
+    println!(
+        "| block | source | gas | txs | instructions/gas | main cells/gas | segments | keccak | Poseidon2 \
+         | standard: instructions/gas | main cells/gas | segments | keccak | Poseidon2 \
+         | standard / block cells | × mainnet cells/gas |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut sorted: Vec<&Row> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        let key = |r: &Row| r.cells_per_gas().unwrap_or(f64::NEG_INFINITY);
+        key(b).total_cmp(&key(a))
+    });
+    for row in sorted {
+        let head = format!(
+            "| {} | {} | {} | {} |",
+            row.block, row.source, row.gas, row.txs
+        );
+        if let Some(note) = &row.note {
+            println!("{head} {note} | | | | | | | | | | | |");
+            continue;
+        }
+        let cells = |run: &GuestRun| match (&run.figures, &run.note) {
+            (Some(f), _) => guest_cells(row, f),
+            (None, note) => format!("{} | | | |", note.as_deref().unwrap_or("not run")),
+        };
+        let (block, standard) = (&row.block_guest.figures, &row.standard_guest.figures);
+        let versus = match (block, standard) {
+            (Some(b), Some(s)) => format!("{:+.1}%", percent(s.main_cells, b.main_cells)),
+            _ => "-".to_owned(),
+        };
+        let ratio = match (row.cells_per_gas(), mainnet) {
+            (Some(cells), Some(m)) => format!("{:.2}", cells / m),
+            _ => "-".to_owned(),
+        };
+        println!(
+            "{head} {} | {} | {versus} | {ratio} |",
+            cells(&row.block_guest),
+            cells(&row.standard_guest)
+        );
+    }
+}
+
+fn guest_cells(row: &Row, f: &Figures) -> String {
+    format!(
+        "{:.1} | {:.0} | {} | {:.1}% | {:.1}%",
+        row.per_gas(f.instructions),
+        row.per_gas(f.main_cells),
+        f.segments,
+        f.keccak_share * 100.0,
+        f.poseidon2_share * 100.0
+    )
+}
+
+/// `(a - b) / b` in percent.
+fn percent(a: u64, b: u64) -> f64 {
+    (a as f64 - b as f64) / b.max(1) as f64 * 100.0
+}
+
+/// Each guest's distribution of main cells per gas over `what` (e.g. "the mainnet blocks").
+pub fn distributions(what: &str, d: &Distributions) {
+    println!("\nmain cells per gas over {what}:\n");
+    println!("| guest | blocks | gas | gas-weighted mean | median | max |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    let line = |guest: &str, d: &Option<Distribution>| match d {
+        Some(d) => println!(
+            "| {guest} | {} | {} | {:.1} | {:.1} | {:.1} |",
+            d.blocks, d.gas, d.gas_weighted_mean, d.median, d.max
+        ),
+        None => println!("| {guest} | 0 | 0 | - | - | - |"),
+    };
+    line("block", &d.block_guest);
+    line("standard", &d.standard_guest);
+    if let (Some(b), Some(s)) = (&d.block_guest, &d.standard_guest) {
+        if b.gas == s.gas {
+            println!(
+                "\nthe standard guest against the block guest, gas-weighted: {:+.1}% main cells",
+                (s.gas_weighted_mean / b.gas_weighted_mean - 1.0) * 100.0
+            );
+        }
+    }
+}
