@@ -1,5 +1,7 @@
-//! Writes `BENCHMARKS.md`: for every real block in `../shared/blocks/mainnet/` (or the directory
-//! given) that validates natively, `host compare` against both stock baselines (idiomatic and
+//! Writes `BENCHMARKS.md`: first the headline, every block of `../shared/blocks/mainnet/` (or
+//! the directory given) through both guests as `host bench` meters them, with each guest's
+//! gas-weighted mean of main cells per gas; then for every one of those blocks that validates
+//! natively, `host compare` against both stock baselines (idiomatic and
 //! xorin) with what keccak costs in each, our sponge's counters, where the cells go (the top
 //! AIRs), the cryptography in software versus on OpenVM's chips, and the precompile census of
 //! both; then the same for the project's default `devnet` block.
@@ -12,11 +14,13 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use host::measure::both::{meter_both, Distributions};
 use host::measure::profile::profile;
 use host::measure::{compare, run_precompile_census, Baseline};
 use host::native::run_native;
 use host::print::{
-    airs_table, census_table, comparison_table, precompile_table, profile_table, sponge_table,
+    airs_table, bench_table, census_table, comparison_table, distributions, precompile_table,
+    profile_table, sponge_table,
 };
 use host::report::{run_in_vm, Mode, RunReport};
 use prover::guest::{Crypto, GuestSpec, Keccak, Program};
@@ -71,6 +75,29 @@ fn main() -> anyhow::Result<()> {
          cargo run --release -p host -- profile --block N --blocks-dir ../shared/blocks/mainnet --out N.svg\n\
          cargo run --release -p host -- census --block N --blocks-dir ../shared/blocks/mainnet\n```\n\n",
     );
+    // The headline: each guest's cells per gas over every block of the folder.
+    let source = dir
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let mut rows = Vec::new();
+    for (dir, id) in blocks.iter().filter(|(d, _)| d == &dir) {
+        rows.push(meter_both(&run_native(dir, id, None)?, &source, None));
+    }
+    let stats = Distributions::of(&rows);
+    let mean = stats.block_guest.map(|d| d.gas_weighted_mean);
+    writeln!(
+        md,
+        "## Every block, both guests (the headline)\n\n\
+         Each block of the folder through the block guest (its own input) and the standard guest \
+         (EIP-8025: the block's standard input, as `host stateless-input` writes it), keccak ours, \
+         crypto on the chips, metered; the keccak and Poseidon2 columns are those AIRs' shares of \
+         the main cells. The headline is the block guest's gas-weighted mean of main cells per \
+         gas (all cells over all gas). The same as\n\n\
+         ```sh\ncargo run --release -p host -- bench --blocks-dir ../shared/blocks/mainnet\n```\n\n{}\n{}",
+        bench_table(&rows, mean),
+        distributions("these blocks", &stats)
+    )?;
+    print!("{}", distributions("these blocks", &stats));
     for (dir, id) in &blocks {
         let native = run_native(dir, id, None)?;
         if let Err(e) = &native.verdict {
@@ -157,7 +184,8 @@ fn main() -> anyhow::Result<()> {
     let path = workspace.join("BENCHMARKS.md");
     // Proofs take minutes (devnet) to hours (a mainnet block on a CPU), and the fetch figures
     // come from the tests crate's local node (`cargo bench -p tests --bench fetch`), the
-    // standard guest's from `host run --stateless-input`, the worst cases' from `host worst`
+    // standard guest's from `host run --stateless-input`, Amsterdam's and the worst cases' from
+    // `host run` and `host worst`
     // (about an hour for every category and the EEST blocks): this example does not rerun them.
     // Their sections, each figure under the command that measured it, are carried over.
     let old = std::fs::read_to_string(&path).unwrap_or_default();
@@ -165,6 +193,7 @@ fn main() -> anyhow::Result<()> {
         "## Proofs",
         "## Fetch",
         "## Standard guest",
+        "## Amsterdam",
         "## Worst cases",
     ] {
         if let Some(section) = carried_section(&old, heading) {

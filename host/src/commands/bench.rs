@@ -60,8 +60,14 @@ impl BenchArgs {
             rows.push(row);
         }
         let stats = Distributions::of(&rows);
-        bench_table(&rows, stats.block_guest.map(|d| d.gas_weighted_mean));
-        distributions(&format!("the blocks of {source}"), &stats);
+        print!(
+            "{}",
+            bench_table(&rows, stats.block_guest.map(|d| d.gas_weighted_mean))
+        );
+        print!(
+            "\n{}",
+            distributions(&format!("the blocks of {source}"), &stats)
+        );
         if let Some(path) = &self.json {
             write_json(
                 path,

@@ -230,11 +230,14 @@ impl WorstArgs {
         }
         let mainnet = Distributions::of(&rows_of(&rows, MAINNET));
         let mean = mainnet.block_guest.map(|d| d.gas_weighted_mean);
-        bench_table(&rows, mean);
+        print!("{}", bench_table(&rows, mean));
         match mean {
-            Some(_) => distributions(
-                "the mainnet blocks (the ratios are to the block guest's mean)",
-                &mainnet,
+            Some(_) => print!(
+                "\n{}",
+                distributions(
+                    "the mainnet blocks (the ratios are to the block guest's mean)",
+                    &mainnet,
+                )
             ),
             None => println!("\nno mainnet average: no mainnet block was metered (--mainnet-dir)"),
         }

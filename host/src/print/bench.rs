@@ -29,13 +29,19 @@ pub fn row_line(row: &Row) -> String {
 
 /// The table, dearest first by the block guest's main cells per gas (rows without its figures
 /// last); `mainnet`, when known, adds each row's ratio to it.
-pub fn bench_table(rows: &[Row], mainnet: Option<f64>) {
-    println!(
+pub fn bench_table(rows: &[Row], mainnet: Option<f64>) -> String {
+    let mut out = String::new();
+    let mut line = |text: String| {
+        out.push_str(&text);
+        out.push('\n');
+    };
+    line(
         "| block | source | gas | txs | instructions/gas | main cells/gas | segments | keccak | Poseidon2 \
          | standard: instructions/gas | main cells/gas | segments | keccak | Poseidon2 \
          | standard / block cells | × mainnet cells/gas |"
+            .into(),
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    line("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|".into());
     let mut sorted: Vec<&Row> = rows.iter().collect();
     sorted.sort_by(|a, b| {
         let key = |r: &Row| r.cells_per_gas().unwrap_or(f64::NEG_INFINITY);
@@ -47,7 +53,7 @@ pub fn bench_table(rows: &[Row], mainnet: Option<f64>) {
             row.block, row.source, row.gas, row.txs
         );
         if let Some(note) = &row.note {
-            println!("{head} {note} | | | | | | | | | | | |");
+            line(format!("{head} {note} | | | | | | | | | | | |"));
             continue;
         }
         let cells = |run: &GuestRun| match (&run.figures, &run.note) {
@@ -63,12 +69,13 @@ pub fn bench_table(rows: &[Row], mainnet: Option<f64>) {
             (Some(cells), Some(m)) => format!("{:.2}", cells / m),
             _ => "-".to_owned(),
         };
-        println!(
+        line(format!(
             "{head} {} | {} | {versus} | {ratio} |",
             cells(&row.block_guest),
             cells(&row.standard_guest)
-        );
+        ));
     }
+    out
 }
 
 fn guest_cells(row: &Row, f: &Figures) -> String {
@@ -88,25 +95,28 @@ fn percent(a: u64, b: u64) -> f64 {
 }
 
 /// Each guest's distribution of main cells per gas over `what` (e.g. "the mainnet blocks").
-pub fn distributions(what: &str, d: &Distributions) {
-    println!("\nmain cells per gas over {what}:\n");
-    println!("| guest | blocks | gas | gas-weighted mean | median | max |");
-    println!("|---|---:|---:|---:|---:|---:|");
+pub fn distributions(what: &str, d: &Distributions) -> String {
     let line = |guest: &str, d: &Option<Distribution>| match d {
-        Some(d) => println!(
-            "| {guest} | {} | {} | {:.1} | {:.1} | {:.1} |",
+        Some(d) => format!(
+            "| {guest} | {} | {} | {:.1} | {:.1} | {:.1} |\n",
             d.blocks, d.gas, d.gas_weighted_mean, d.median, d.max
         ),
-        None => println!("| {guest} | 0 | 0 | - | - | - |"),
+        None => format!("| {guest} | 0 | 0 | - | - | - |\n"),
     };
-    line("block", &d.block_guest);
-    line("standard", &d.standard_guest);
+    let mut out = format!(
+        "main cells per gas over {what}:\n\n\
+         | guest | blocks | gas | gas-weighted mean | median | max |\n|---|---:|---:|---:|---:|---:|\n{}{}",
+        line("block", &d.block_guest),
+        line("standard", &d.standard_guest)
+    );
     if let (Some(b), Some(s)) = (&d.block_guest, &d.standard_guest) {
+        // Only over the same blocks is the difference the guests'.
         if b.gas == s.gas {
-            println!(
-                "\nthe standard guest against the block guest, gas-weighted: {:+.1}% main cells",
+            out.push_str(&format!(
+                "\nthe standard guest against the block guest, gas-weighted: {:+.1}% main cells\n",
                 (s.gas_weighted_mean / b.gas_weighted_mean - 1.0) * 100.0
-            );
+            ));
         }
     }
+    out
 }
