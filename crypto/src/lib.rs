@@ -30,6 +30,7 @@
 
 extern crate alloc;
 
+pub mod blake2;
 pub mod bls12_381;
 pub mod bn254;
 #[cfg(feature = "census")]

@@ -61,8 +61,8 @@ pub fn install() -> bool {
 /// revm's precompile crypto on the chips: `ECRECOVER`, `SHA256`, BN254 `ECADD` / `ECMUL` /
 /// `ECPAIRING`, `P256VERIFY`, the KZG point evaluation, every EIP-2537 BLS12-381 precompile
 /// (additions, MSMs, pairing, map-to-curve), and `MODEXP` with a modulus of up to 32 bytes.
-/// The rest (RIPEMD-160, BLAKE2, longer moduli) are revm's software, called through
-/// `DefaultCrypto`.
+/// The rest (RIPEMD-160, longer moduli) are revm's software, called through `DefaultCrypto`,
+/// and BLAKE2's compression is software on 32-bit halves ([`crate::blake2`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenVmPrecompiles;
 
@@ -122,7 +122,7 @@ impl Crypto for OpenVmPrecompiles {
     }
 
     fn blake2_compress(&self, rounds: u32, h: &mut [u64; 8], m: &[u64; 16], t: &[u64; 2], f: bool) {
-        DefaultCrypto.blake2_compress(rounds, h, m, t, f)
+        crate::blake2::compress(rounds, h, m, t, f)
     }
 
     fn secp256r1_verify_signature(&self, msg: &[u8; 32], sig: &[u8; 64], pk: &[u8; 64]) -> bool {
