@@ -68,27 +68,41 @@ pub fn bytecode(item: Item) -> Result<Bytecode, BytecodeDecodeError> {
     if code.is_empty() || code.starts_with(EIP7702_MAGIC_BYTES) {
         return Bytecode::new_raw_checked(buffer.slice(..len));
     }
-    let padded = buffer
-        .get(len..len + CODE_PADDING)
-        .is_some_and(|pad| pad.iter().all(|&b| b == 0));
-    let bytes = if padded {
-        buffer.slice(..len + CODE_PADDING)
-    } else {
-        // No zeros after it (the standard input's codes lie end to end, and the host's items
-        // have none): copied with its padding, as revm would.
-        let mut copy = Vec::with_capacity(len + CODE_PADDING);
-        copy.extend_from_slice(code);
-        copy.resize(len + CODE_PADDING, 0);
-        copy.into()
-    };
+    let bytes = padded(buffer, len);
     if let Some(code) = unanalysed(bytes.clone(), len) {
         return Ok(code);
     }
-    let jumps = analyze(code);
-    // SAFETY: `bytes` is the code followed by `CODE_PADDING` zero bytes (checked above, or
-    // written so for the copy), at least the padding `analyze_legacy` would append, so
-    // execution reads within the buffer, and reads the same bytes, as with revm's copy.
-    Ok(unsafe { Bytecode::new_analyzed(bytes, len, JumpTable::new(jumps)) })
+    Ok(analysed(bytes, len))
+}
+
+/// `buffer[..len]` followed by `CODE_PADDING` zero bytes: the buffer itself when the zeros
+/// follow the code there (the block guest's input pads every code), else a padded copy (the
+/// standard input's codes lie end to end, and the host's items have no padding), as revm would
+/// copy it.
+fn padded(buffer: Bytes, len: usize) -> Bytes {
+    let zeros = buffer
+        .get(len..len + CODE_PADDING)
+        .is_some_and(|pad| pad.iter().all(|&b| b == 0));
+    if zeros {
+        return buffer.slice(..len + CODE_PADDING);
+    }
+    let mut copy = Vec::with_capacity(len + CODE_PADDING);
+    copy.extend_from_slice(&buffer[..len]);
+    copy.resize(len + CODE_PADDING, 0);
+    copy.into()
+}
+
+/// The legacy code `bytes[..len]` with its jump table, run from `bytes` in place when the
+/// padding follows the code there (checked again: `CODE_PADDING` byte reads per analysed code):
+/// the one place an analysed code is built, for a code too long for the marker table and for a
+/// marked code on its first jump.
+pub(crate) fn analysed(bytes: Bytes, len: usize) -> Bytecode {
+    let bytes = padded(bytes, len);
+    let jumps = analyze(&bytes[..len]);
+    // SAFETY: `bytes` is the code followed by `CODE_PADDING` zero bytes (`padded`), at least
+    // the padding `analyze_legacy` would append, so execution reads within the buffer, and
+    // reads the same bytes, as with revm's copy.
+    unsafe { Bytecode::new_analyzed(bytes, len, JumpTable::new(jumps)) }
 }
 
 /// How far the scan moves past each opcode: a `PUSHn` and its `n` immediate bytes, else one.

@@ -24,7 +24,7 @@ use alloc::collections::BTreeMap;
 
 use alloy_primitives::U256;
 use revm::bytecode::opcode::{JUMP, JUMPI};
-use revm::bytecode::{Bytecode, JumpTable};
+use revm::bytecode::Bytecode;
 use revm::context_interface::ContextTr;
 use revm::handler::instructions::EthInstructions;
 use revm::interpreter::interpreter::{EthInterpreter, ExtBytecode};
@@ -33,7 +33,7 @@ use revm::interpreter::{
     Instruction, InstructionContext, InstructionExecResult, InstructionResult, Interpreter,
 };
 
-use crate::code::{analyze, is_unanalysed};
+use crate::code::is_unanalysed;
 
 /// The codes analysed so far in a block, by the address of their bytes. Each entry holds the
 /// bytes (the analysed code shares them), so no other code can come to lie at that address
@@ -56,10 +56,7 @@ impl JumpDests {
 /// A marked code with its jump table, over the same bytes.
 #[inline(never)]
 fn analyse(code: &Bytecode) -> Bytecode {
-    let jumps = analyze(code.original_byte_slice());
-    // SAFETY: the same bytes and length as the marked code, which `code::unanalysed` checked
-    // carry `CODE_PADDING` zeros after the code, at least the padding the scan asks for.
-    unsafe { Bytecode::new_analyzed(code.bytecode().clone(), code.len(), JumpTable::new(jumps)) }
+    crate::code::analysed(code.bytecode().clone(), code.len())
 }
 
 /// Puts [`jump`] and [`jumpi`] in `instructions` in place of revm's, at revm's gas.
