@@ -12,6 +12,7 @@ use alloc::vec::Vec;
 use alloy_consensus::crypto::secp256k1;
 use alloy_consensus::transaction::Recovered;
 use alloy_consensus::{Block, ReceiptEnvelope, TxEnvelope};
+use alloy_eips::eip4895::Withdrawal;
 use alloy_eips::eip7702::constants::SECP256K1N_HALF;
 use alloy_eips::eip7702::{RecoveredAuthority, RecoveredAuthorization, SignedAuthorization};
 use alloy_evm::block::{
@@ -160,6 +161,9 @@ pub fn execute<DB: PreState>(
             .map_err(|(tx, log, reason)| Failure::Deposit { tx, log, reason })?;
             check_request_contracts(executor.evm_mut().db_mut(), amsterdam)?;
         }
+        if let Some(withdrawals) = ctx_withdrawals(block, chain) {
+            load_in_order(executor.evm_mut().db_mut(), withdrawals)?;
+        }
         Ok(executor.apply_post_execution_changes()?)
     })();
     state.merge_transitions(BundleRetention::PlainState);
@@ -256,6 +260,33 @@ where
     Ok(())
 }
 
+/// The block's withdrawals, when the executor credits them (Shanghai on).
+fn ctx_withdrawals<'b>(
+    block: &'b Block<TxEnvelope>,
+    chain: &ChainConfig,
+) -> Option<&'b [Withdrawal]> {
+    let withdrawals = block.body.withdrawals.as_deref()?;
+    chain
+        .is_shanghai_active_at_timestamp(block.header.timestamp)
+        .then_some(withdrawals)
+}
+
+/// Loads the withdrawals' accounts in the block's order. The executor credits them from a map,
+/// in its hasher's order, which on the host is drawn per process: loaded first in a fixed
+/// order, the host's native run asks for their witness nodes in one order on every run, so the
+/// guest's input (written in that order) and every count metered on it repeat. The executor
+/// loads exactly these accounts (a zero amount included), so no other node is asked for.
+fn load_in_order<DB: revm::Database>(db: &mut DB, withdrawals: &[Withdrawal]) -> Result<(), Failure>
+where
+    DB::Error: core::error::Error + Send + Sync + 'static,
+{
+    for withdrawal in withdrawals {
+        db.basic(withdrawal.address)
+            .map_err(|e| Failure::Executor(BlockExecutionError::other(e)))?;
+    }
+    Ok(())
+}
+
 /// Writes revm's bundle into the trie. Writes go before deletions, so a branch that loses
 /// children and gains others is never collapsed in between: that would need sibling nodes a
 /// witness does not carry.
@@ -297,6 +328,11 @@ pub fn apply_bundle(state: &mut StateTrie<'_>, bundle: &BundleState) -> Result<(
             None => deleted_accounts.push(*address),
         }
     }
+    // A deletion may collapse a branch and so ask for a sibling's node: in a fixed order
+    // (not the bundle's map order, which on the host follows a per-process seed), the host's
+    // native run asks for those nodes in the order the guest does, on every run.
+    deleted_slots.sort_unstable();
+    deleted_accounts.sort_unstable();
     for (address, slot) in deleted_slots {
         state.set_storage(address, slot, alloy_primitives::U256::ZERO)?;
     }
