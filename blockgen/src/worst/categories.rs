@@ -32,6 +32,17 @@ pub(super) const OTHERS: &[Category] = &[
         },
     },
     Category {
+        name: "address",
+        group: "opcode",
+        about: "ADDRESS: a 20-byte context read onto the stack (the suite's dearest cheap opcode)",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[ADDRESS, POP]);
+            };
+            plain("address", gas, &body, (2 + 2, 64, true), &|_| {})
+        },
+    },
+    Category {
         name: "keccak-16k",
         group: "opcode",
         about: "KECCAK256 of 16 KiB",
@@ -86,6 +97,23 @@ pub(super) const OTHERS: &[Category] = &[
             // PUSH1, DUP2, the store, PUSH1, ADD.
             let body_gas = Pricing::of(fork).cold_sstore_reset() + 3 * 4;
             storage("sstore-cold", gas, &body, body_gas)
+        },
+    },
+    Category {
+        name: "sstore-warm",
+        group: "state",
+        about: "warm SSTORE of a new value into a slot the transaction already changed",
+        build: |fork, gas| {
+            // The counter (from 2) is the value; slot 0 is made dirty, cold, before the loop.
+            let setup = |a: &mut Asm| {
+                a.push(2).push(1).push(0).ops(&[SSTORE]);
+            };
+            let body = |a: &mut Asm| {
+                a.ops(&[DUP1]).push(0).ops(&[SSTORE]).push(1).ops(&[ADD]);
+            };
+            // DUP1, PUSH1, the store, PUSH1, ADD.
+            let body_gas = Pricing::of(fork).warm_sstore_dirty() + 3 * 4;
+            plain("sstore-warm", gas, &body, (body_gas, 32, true), &setup)
         },
     },
     Category {

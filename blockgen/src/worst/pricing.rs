@@ -57,6 +57,12 @@ impl Pricing {
             + self.params.sstore_reset_without_cold_load_cost()
     }
 
+    /// A warm `SSTORE` of a slot the transaction already changed (EIP-2200's dirty slot: no
+    /// refund moves while the new value is neither zero nor the original).
+    pub fn warm_sstore_dirty(&self) -> u64 {
+        self.params.sstore_static_gas()
+    }
+
     /// `EXTCODECOPY` of `len` bytes of a cold account, memory already grown.
     pub fn cold_extcodecopy(&self, len: usize) -> u64 {
         self.cold_account() + self.params.extcodecopy(len)
