@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use host::measure::both::{meter_both, Distributions, Row};
-use host::native::run_native;
+use host::measure::both::{meter_on_disk, Distributions};
 use host::print::{bench_table, distributions, row_line, write_json};
 
 use super::exit_status;
@@ -52,10 +51,7 @@ impl BenchArgs {
         let mut rows = Vec::new();
         for (i, id) in ids.iter().enumerate() {
             eprintln!("[{}/{}] {id} ...", i + 1, ids.len());
-            let row = match run_native(dir, id, None) {
-                Ok(run) => meter_both(&run, &source, Some(self.max_instructions)),
-                Err(e) => Row::failed(id.clone(), source.clone(), e.to_string()),
-            };
+            let row = meter_on_disk(dir, id, &source, Some(self.max_instructions));
             eprintln!("[{}/{}] {}", i + 1, ids.len(), row_line(&row));
             rows.push(row);
         }

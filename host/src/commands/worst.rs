@@ -8,8 +8,7 @@ use blockgen::Fork;
 use clap::{Args, ValueEnum};
 use host::ef_tests::last_block::{last_block, short_name};
 use host::ef_tests::vm::SampledCase;
-use host::measure::both::{meter_both, Distributions, Row};
-use host::native::run_native;
+use host::measure::both::{meter_both, meter_on_disk, Distributions, Row};
 use host::print::{bench_table, distributions, row_line, write_json};
 
 /// The EEST worst-case blocks, where the shared data holds them.
@@ -211,10 +210,7 @@ impl WorstArgs {
             let row = match job {
                 Job::Disk(dir, id, source) => {
                     eprintln!("[{}/{total}] {id} ({source}) ...", i + 1);
-                    match run_native(&dir, &id, None) {
-                        Ok(run) => meter_both(&run, &source, budget),
-                        Err(e) => Row::failed(id, source, e.to_string()),
-                    }
+                    meter_on_disk(&dir, &id, &source, budget)
                 }
                 Job::Case(case, source) => {
                     let name = short_name(&case.name);
@@ -228,7 +224,7 @@ impl WorstArgs {
             eprintln!("[{}/{total}] {}", i + 1, row_line(&row));
             rows.push(row);
         }
-        let mainnet = Distributions::of(&rows_of(&rows, MAINNET));
+        let mainnet = Distributions::of(rows.iter().filter(|r| r.source == MAINNET));
         let mean = mainnet.block_guest.map(|d| d.gas_weighted_mean);
         print!("{}", bench_table(&rows, mean));
         match mean {
@@ -257,12 +253,4 @@ enum Job {
     Disk(PathBuf, String, String),
     /// The case, the source.
     Case(SampledCase, String),
-}
-
-/// The rows from `source`.
-fn rows_of(rows: &[Row], source: &str) -> Vec<Row> {
-    rows.iter()
-        .filter(|r| r.source == source)
-        .cloned()
-        .collect()
 }

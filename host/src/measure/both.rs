@@ -8,9 +8,11 @@
 //! reported, not waited for. A guest that fails on a block gives that row a note, never a
 //! figure.
 
+use std::path::Path;
+
 use serde::Serialize;
 
-use crate::native::NativeRun;
+use crate::native::{run_native, NativeRun};
 use prover::guest::{Crypto, GuestSpec, Keccak, Program};
 use prover::standard::{run_standard_within, stateless_input};
 use prover::vm::block::run_block_within;
@@ -127,6 +129,15 @@ impl Row {
     }
 }
 
+/// Loads block `id` from `dir`, validates it natively and meters both guests on it
+/// ([`meter_both`]); a block that does not load gets a row that says why.
+pub fn meter_on_disk(dir: &Path, id: &str, source: &str, budget: Option<u64>) -> Row {
+    match run_native(dir, id, None) {
+        Ok(run) => meter_both(&run, source, budget),
+        Err(e) => Row::failed(id.to_owned(), source.to_owned(), e.to_string()),
+    }
+}
+
 /// Meters both guests on a block the native run found valid (any other gets a noted row), each
 /// run first under `budget` instructions when given.
 pub fn meter_both(run: &NativeRun, source: &str, budget: Option<u64>) -> Row {
@@ -231,10 +242,11 @@ pub struct Distributions {
 }
 
 impl Distributions {
-    /// Of `rows`.
-    pub fn of(rows: &[Row]) -> Self {
+    /// Of `rows` (a slice, or a filter over one).
+    pub fn of<'a>(rows: impl IntoIterator<Item = &'a Row, IntoIter: Clone>) -> Self {
+        let rows = rows.into_iter();
         Self {
-            block_guest: Distribution::of(rows, |r| r.block_guest.figures.as_ref()),
+            block_guest: Distribution::of(rows.clone(), |r| r.block_guest.figures.as_ref()),
             standard_guest: Distribution::of(rows, |r| r.standard_guest.figures.as_ref()),
         }
     }
