@@ -24,6 +24,7 @@
 
 pub mod claim;
 pub mod graph;
+mod heartbeat;
 pub mod model;
 pub mod probe;
 pub mod queue;

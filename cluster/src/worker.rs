@@ -11,11 +11,11 @@
 
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::queue::{heartbeat, Claim, Outcome};
+use super::heartbeat::{reset_peak_rss, Heartbeat};
+use super::queue::{Claim, Outcome};
 use super::submit::load_job;
 use super::task::{Job, TaskError, PROBE_COMMIT};
 use super::work::{self, Build};
@@ -366,50 +366,5 @@ impl Worker {
                 other => return other,
             }
         }
-    }
-}
-
-/// Resets the process's peak resident memory (Linux: `5` to `/proc/self/clear_refs`), so the
-/// peak read after a task is that task's, not the worker's lifetime peak.
-fn reset_peak_rss() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
-/// A thread that extends a claim's lease every third of it, on its own connection.
-struct Heartbeat {
-    stop: mpsc::Sender<()>,
-    thread: std::thread::JoinHandle<bool>,
-}
-
-impl Heartbeat {
-    fn start(url: &str, claim: &Claim, worker: &str, lease: Duration) -> Self {
-        let (stop, stopped) = mpsc::channel::<()>();
-        let (url, claim, worker) = (url.to_owned(), claim.clone(), worker.to_owned());
-        let thread = std::thread::spawn(move || {
-            let mut db: Option<Db> = None;
-            loop {
-                match stopped.recv_timeout(lease / 3) {
-                    Err(mpsc::RecvTimeoutError::Timeout) => {}
-                    _ => return false,
-                }
-                if db.is_none() {
-                    db = Db::connect(&url).ok();
-                }
-                if let Some(conn) = db.as_mut() {
-                    match heartbeat(conn, &claim, &worker, lease) {
-                        Ok(true) => {}
-                        Ok(false) => return true,
-                        Err(_) => db = None,
-                    }
-                }
-            }
-        });
-        Self { stop, thread }
-    }
-
-    /// Stops it; whether the claim was found lost.
-    fn stop(self) -> bool {
-        let _ = self.stop.send(());
-        self.thread.join().unwrap_or(false)
     }
 }
