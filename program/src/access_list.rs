@@ -13,7 +13,6 @@
 //! hash alone. A given list (a payload's, a fixture's) is compared with the built one by
 //! [`first_difference`], which names the first account and field where they part.
 
-use alloc::string::String;
 use alloy_consensus::Header;
 use alloy_eips::eip7928::{total_bal_items, AccountChanges, ITEM_COST};
 use alloy_primitives::{Address, B256};
@@ -128,11 +127,4 @@ pub fn first_difference(given: &[AccountChanges], built: &[AccountChanges]) -> O
             }
         }
     }
-}
-
-/// A difference as a message.
-pub fn describe(difference: &Option<Difference>) -> String {
-    difference
-        .as_ref()
-        .map_or_else(|| "none".into(), |d| alloc::format!("{d}"))
 }

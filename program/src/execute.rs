@@ -161,7 +161,7 @@ pub fn execute<DB: PreState>(
             .map_err(|(tx, log, reason)| Failure::Deposit { tx, log, reason })?;
             check_request_contracts(executor.evm_mut().db_mut(), amsterdam)?;
         }
-        if let Some(withdrawals) = ctx_withdrawals(block, chain) {
+        if let Some(withdrawals) = credited_withdrawals(block, chain) {
             load_in_order(executor.evm_mut().db_mut(), withdrawals)?;
         }
         Ok(executor.apply_post_execution_changes()?)
@@ -261,7 +261,7 @@ where
 }
 
 /// The block's withdrawals, when the executor credits them (Shanghai on).
-fn ctx_withdrawals<'b>(
+fn credited_withdrawals<'b>(
     block: &'b Block<TxEnvelope>,
     chain: &ChainConfig,
 ) -> Option<&'b [Withdrawal]> {

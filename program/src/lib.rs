@@ -11,7 +11,7 @@
 //! [`evm`] (revm with [`journal`]'s EIP-7610), [`code`] and [`jumps`] (witness codes as revm runs them), [`execute`] (alloy-evm's block executor, state changes into the
 //! trie), [`validate`] (the
 //! whole check), [`access_list`] (EIP-7928's list against the header), [`input`] (what the guest reads), [`public`] (what a proof commits to),
-//! [`error`] (why a block fails, and the [`Verdict`]); with feature `guest`, `guest` (the VM's
+//! [`error`] (why a block fails), [`verdict`] (whose fault it is: the [`Verdict`]); with feature `guest`, `guest` (the VM's
 //! input and output, and the instrumented builds' hooks).
 #![no_std]
 #![warn(missing_docs)]
@@ -36,6 +36,7 @@ pub mod jumps;
 pub mod public;
 pub mod standard;
 pub mod validate;
+pub mod verdict;
 pub mod witness;
 
 pub use chain::ChainConfig;
@@ -50,8 +51,9 @@ pub fn discard<T>(value: T) {
     #[cfg(not(target_os = "zkvm"))]
     drop(value);
 }
-pub use error::{DbError, ValidationError, Verdict};
+pub use error::{DbError, ValidationError};
 pub use input::{guest_items, guest_items_with_chain_rlp, GuestInput, InputError, StatelessInput};
 pub use public::PublicValues;
 pub use validate::{decode_block, validate_block, validate_block_over, BlockOutput, ValidBlock};
+pub use verdict::Verdict;
 pub use witness::{ExecutionWitness, WitnessError};
