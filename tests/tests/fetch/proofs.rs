@@ -6,7 +6,7 @@
 //! lies about a balance or sends a node that does not hash is caught, naming the account or
 //! slot.
 //!
-//! One test binary; the lying nodes in [`liars`].
+//! The lying nodes in [`liars`].
 
 mod liars;
 
@@ -17,7 +17,7 @@ use fetch::{fetch, BlockSource, FetchOptions, WitnessSource};
 use tests::state_rpc::{standard_node, standard_node_with};
 use tests::{shared_blocks_dir, Scratch};
 
-pub(crate) fn options(source: WitnessSource) -> FetchOptions {
+fn options(source: WitnessSource) -> FetchOptions {
     FetchOptions {
         timeout: Duration::from_secs(30),
         retries: 0,

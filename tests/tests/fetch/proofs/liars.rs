@@ -11,7 +11,7 @@ use tests::rpc::Reply;
 use tests::state_rpc::standard_node;
 use tests::{shared_blocks_dir, Scratch};
 
-use crate::options;
+use super::options;
 
 /// 21882667's fee recipient: an account every block reads.
 fn coinbase() -> String {
