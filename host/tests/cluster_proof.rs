@@ -10,16 +10,20 @@
 //! concurrently, A's task again once its lease expires. `host cluster wait` checks the proof
 //! against the pinned commitments and writes it. The proof is then checked here: valid under
 //! the devnet's chain config with the native run's public values, against the repository's
-//! pinned commitments and against the guest rebuilt from source (`host verify --rebuild` is
-//! `host/tests/standard_prove.rs`'s); every refusal of `host verify` with its own
-//! error (another chain's digest, another guest, short public values, another VM layout or
-//! segment height, claims, program, bytes or file tampered with). The cluster's segment
+//! pinned commitments (verifying against the guest rebuilt from source, `host verify
+//! --rebuild`, is `prove.rs`'s and `standard_prove.rs`'s, for app proofs; for this aggregated
+//! proof, checked against another program rebuilt from source, it refuses); every refusal of
+//! `host verify` with its own error (another chain's digest, another guest, short public
+//! values, another VM layout or segment height, claims, program, bytes or file tampered
+//! with). The cluster's segment
 //! artifacts are `host prove --segments` part files: joins of a missing, duplicated or foreign
 //! part are refused before any aggregation, and `host prove --join --app` joins them. The
 //! proof's own bytes are within EIP-8025's 307,200. The database is not trusted: a forged final
 //! artifact, a genuine proof of another block planted as another job's, and the same proof
 //! planted as the proof of a job of another VM are each refused by `host cluster wait` (exit 1,
-//! naming what differs); a real segment part with a byte flipped, and another segment's part
+//! naming what differs; the two other jobs are copies of the job's rows with another block's
+//! input or another VM's subject, what `host cluster submit` would write a minute later); a
+//! real segment part with a byte flipped, and another segment's part
 //! stored under a segment task, are refused by the leaf, which sends the producer back.
 
 mod support;
@@ -32,7 +36,7 @@ use support::blocks;
 use support::cli::host;
 use support::cluster::{logging_worker, segment_task};
 use support::pg::Pg;
-use support::planted::{leaf_with_input, plant_wrap, refused_wait, submit};
+use support::planted::{copy_job, leaf_with_input, plant_wrap, refused_wait, submit};
 
 const BLOCK: &str = "devnet-small";
 const SEGMENT_MEMORY_MIB: &str = "1536";
@@ -55,10 +59,14 @@ fn refused_join(parts: Vec<proof::PartFile>) -> String {
 
 #[test]
 fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
+    // Each phase's time since the start: the test is CI's longest (minutes per phase).
+    let start = Instant::now();
+    let phase = |what: &str| eprintln!("[{:>5.0} s] {what}", start.elapsed().as_secs_f64());
     let dir = std::env::temp_dir().join(format!("cluster-proof-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let joined = dir.join("joined.proof");
     let pg = Pg::start();
+    phase("submitting the job");
     let url = pg.url();
     host(&["cluster", "init", "--db", &url]);
     let job = submit(&url, &blocks(), BLOCK, SEGMENT_MEMORY_MIB);
@@ -74,6 +82,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     );
 
     // Worker A claims a segment and dies mid-proof.
+    phase("worker A starts");
     let mut a = worker(&url, "killed-a");
     let started = Instant::now();
     let running_a = "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND worker = 'killed-a' AND state = 'running'";
@@ -87,6 +96,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     std::thread::sleep(Duration::from_secs(5));
     a.kill().unwrap();
     a.wait().unwrap();
+    phase("worker A killed; workers B and C start");
     // B and C prove the job concurrently, A's task again once its lease expires.
     let workers = [worker(&url, "b"), worker(&url, "c")];
     let cluster_started = Instant::now();
@@ -135,6 +145,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     };
     assert!(by(&mut db, "b") > 0 && by(&mut db, "c") > 0, "{status}");
 
+    phase("the cluster's proof written");
     // The segment artifacts are part files.
     let mut parts = Vec::new();
     for idx in 0..2 {
@@ -178,6 +189,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     let why = refused_join(vec![proof::read_part(a).unwrap(), shifted]);
     assert!(why.contains("do not verify"), "{why}");
 
+    phase("joining the parts into an app proof");
     // The parts join, in another process, into the app proof (one STARK per segment).
     let app = dir.join("app.proof");
     host(&[
@@ -208,19 +220,14 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         encoded.len()
     );
 
-    // Valid under the devnet's config, proving the native run's public values.
+    phase("verifying against the pin");
+    // Valid under the devnet's config, proving the native run's public values, against the
+    // repository's pinned commitments: no rebuild, no key cache. (Verifying against the guest
+    // rebuilt from source, `host verify --rebuild`, is `standard_prove.rs`'s and `prove.rs`'s;
+    // an aggregated proof checked against another program rebuilt from source is refused in
+    // `every_refusal`; `pin.rs` checks the pins are what the source gives.)
     let native = host::native::run_native(&blocks(), BLOCK, None).unwrap();
-    // One verifier: the guest rebuilt and committed once, for every check below.
-    let verifier = proof::Verifier::new(&file.subject, proof::ProofKind::Stark).unwrap();
-    let values = verifier
-        .verify_block(&file, &native.chain, "devnet")
-        .unwrap();
-    assert_eq!(
-        values,
-        program::PublicValues::new(&native.verdict.clone().unwrap(), &native.chain)
-    );
     let chain = blocks().join(format!("{BLOCK}.chain.json"));
-    // Against the repository's pinned commitments: no rebuild, no key cache.
     let stdout = host(&[
         "verify",
         joined.to_str().unwrap(),
@@ -230,13 +237,14 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     assert!(stdout.contains("VALID"), "{stdout}");
     let pinned = proof::Verifier::pinned(prover::guest::Program::Guest).unwrap();
     let started = std::time::Instant::now();
-    assert_eq!(
-        pinned.verify_block(&file, &native.chain, "devnet").unwrap(),
-        values
-    );
+    let values = pinned.verify_block(&file, &native.chain, "devnet").unwrap();
     println!(
         "verified against the pinned commitments in {:.2} s",
         started.elapsed().as_secs_f64()
+    );
+    assert_eq!(
+        values,
+        program::PublicValues::new(&native.verdict.clone().unwrap(), &native.chain)
     );
     // The join's app proof proves the same public values.
     assert_eq!(verifier_app(&app_file), file.public_values);
@@ -244,9 +252,11 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     let stdout = host(&["verify", joined.to_str().unwrap(), "--chain", "devnet"]);
     assert!(stdout.contains("VALID"), "{stdout}");
 
+    phase("every refusal");
     // Every refusal of `host verify` and of the verifiers, each with its own error.
-    support::refusals::every_refusal(&joined, &dir, &verifier, &pinned, &native);
+    support::refusals::every_refusal(&joined, &dir, &pinned, &native);
 
+    phase("planted final proofs");
     // The database is not trusted: the final artifact forged (a claim the proof does not
     // commit to, with a matching keccak) is refused by `host cluster wait`, exit 1, naming it.
     let genuine = bitcode::serialize(&proof::read(&joined).unwrap()).unwrap();
@@ -260,9 +270,11 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     );
     plant_wrap(&mut db, job, &genuine);
 
-    // A genuine proof of another block, planted as another job's final proof: refused naming
-    // the block hash. The other job is the default devnet block with the same guest and VM.
-    let other = submit(&url, &blocks(), "devnet", SEGMENT_MEMORY_MIB);
+    // A genuine proof of another block, planted as the final proof of a job of the default
+    // devnet block with the same guest and VM: refused naming the block hash.
+    phase("another block's job");
+    let devnet = host::native::run_native(&blocks(), "devnet", None).unwrap();
+    let other = copy_job(&mut db, job, Some(&devnet.guest_input()), None);
     plant_wrap(&mut db, other, &genuine);
     let refused = refused_wait(&url, other, &dir);
     assert!(
@@ -270,9 +282,12 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
             && refused.contains("its block hash is"),
         "{refused}"
     );
-    // The same block submitted with another VM (segments cut elsewhere): refused naming the
+    // The same block's job with another VM (segments cut elsewhere): refused naming the
     // subject, before any verification.
-    let other_vm = submit(&url, &blocks(), BLOCK, "2048");
+    phase("another VM's job");
+    let mut subject = file.subject.clone();
+    subject.segment_memory = 2048 << 20;
+    let other_vm = copy_job(&mut db, job, None, Some(&subject));
     plant_wrap(&mut db, other_vm, &genuine);
     let refused = refused_wait(&url, other_vm, &dir);
     assert!(
@@ -280,6 +295,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         "{refused}"
     );
 
+    phase("tampered segment parts");
     // Real segment parts tampered with, under matching keccaks: the leaf refuses each and
     // sends its producer back. First segment 0's part with one byte flipped.
     let (s0, s1) = (segment_task(&mut db, job, 0), segment_task(&mut db, job, 1));
@@ -300,6 +316,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         log.contains(&format!("refused the artifact of task {s0}")),
         "{log}"
     );
+    phase("a substituted segment part");
     // Then segment 1's genuine part stored as segment 0's: a part of the run, not of its task.
     let substituted = part(&mut db, s1);
     let log = leaf_with_input(&url, &mut db, job, s0, &substituted);
@@ -308,6 +325,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
             && log.contains("a part of segments 1..2, its task proves segments 0..1"),
         "{log}"
     );
+    phase("done");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

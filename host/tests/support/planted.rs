@@ -1,10 +1,12 @@
 //! What a worker with database access could plant, and the checks that refuse it: a job made
-//! done with a final proof of someone's choosing, a segment part replaced under a matching
-//! keccak and the leaf that reads it run again.
+//! done with a final proof of someone's choosing, a job that is a copy of another with its
+//! input or subject changed, a segment part replaced under a matching keccak and the leaf that
+//! reads it run again.
 
 use std::path::Path;
 
 use cluster::Db;
+use prover::proof::{self, Subject};
 
 use super::cli::{host, host_status};
 
@@ -28,6 +30,54 @@ pub fn submit(url: &str, blocks_dir: &Path, block: &str, mib: &str) -> i64 {
         .trim()
         .parse()
         .unwrap()
+}
+
+/// A copy of `job` (its row and its tasks, no artifacts) with `input` (guest input items) or
+/// `subject` in place of its own, as a database holds another block's or another VM's job:
+/// `host cluster wait` reads only the job's row and its final artifact. (`host cluster submit`
+/// would write the same row after building the guest and metering the run, a minute each.)
+pub fn copy_job(
+    db: &mut Db,
+    job: i64,
+    input: Option<&[Vec<u8>]>,
+    subject: Option<&Subject>,
+) -> i64 {
+    let row = db
+        .client
+        .query_one(
+            "SELECT input, input_keccak, subject::text FROM cluster_jobs WHERE id = $1",
+            &[&job],
+        )
+        .unwrap();
+    let (mut bytes, mut keccak, mut text): (Vec<u8>, Vec<u8>, String) =
+        (row.get(0), row.get(1), row.get(2));
+    if let Some(items) = input {
+        bytes = bitcode::serialize(&items.to_vec()).unwrap();
+        let slices: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
+        keccak = proof::input_digest(&slices).to_vec();
+    }
+    if let Some(subject) = subject {
+        text = serde_json::to_string(subject).unwrap();
+    }
+    let mut tx = db.client.transaction().unwrap();
+    let copy: i64 = tx
+        .query_one(
+            "INSERT INTO cluster_jobs (label, kind, subject, exe_commit, vm_config, input, input_keccak, segments, shape)
+             SELECT label || ' (copy)', kind, ($2::text)::jsonb, exe_commit, vm_config, $3, $4, segments, shape
+             FROM cluster_jobs WHERE id = $1 RETURNING id",
+            &[&job, &text, &bytes, &keccak],
+        )
+        .unwrap()
+        .get(0);
+    tx.execute(
+        "INSERT INTO cluster_tasks (job, stage, layer, idx, work, state, waiting, memory_mib, max_attempts)
+         SELECT $2, stage, layer, idx, work, 'blocked', 1, memory_mib, max_attempts
+         FROM cluster_tasks WHERE job = $1",
+        &[&job, &copy],
+    )
+    .unwrap();
+    tx.commit().unwrap();
+    copy
 }
 
 /// Makes `job` done with `bytes` as its wrap artifact (its hash matching): what a worker that
