@@ -1,8 +1,12 @@
 //! The keccak path proved, not only executed: the `keccak_alignment` guest (every misalignment,
 //! chunkings over each residue mod 4 and the rate boundary, overlapping operands, asserted in
-//! the VM) is proved and verified for both keccak variants. Execution would not catch a
+//! the VM) is proved and verified with this project's sponge. Execution would not catch a
 //! misused XORIN (unaligned pointer, ragged length); the prover does. The proof also goes
-//! through a proof file, and tampered claims or proofs are rejected.
+//! through a proof file, and tampered claims or proofs are rejected. The stock-keccak build
+//! (the comparison baseline) runs the same assertions in the VM and has its own program
+//! commitment; it is not proved: its sponge is OpenVM's, which stages every operand in aligned
+//! heap buffers, so its proof would test none of this project's code (it was 2.5 minutes of
+//! CI's time).
 //!
 //! A whole block is proved by a cluster of worker processes and aggregated in
 //! `host/tests/cluster_proof.rs`.
@@ -16,17 +20,20 @@ use prover::vm::Vm;
 const LOG_STACKED_HEIGHT: usize = 21;
 const PUBLIC_VALUES: usize = 32;
 
-/// One prover at a time: two at once would need twice the memory (~14 GB together here).
-static ONE_PROVER: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn prove(variant: Keccak) -> proof::ProofFile {
+/// The guest built with `variant`, run metered in the VM: its assertions run during
+/// execution, so a failure is a guest panic. Its instruction count.
+fn run(variant: Keccak) -> u64 {
     let elf = GuestSpec::program(Program::KeccakAlignment, variant)
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
-    // Its assertions run during execution: a failure is a guest panic.
     let (_, metering) = Vm::new(elf, PUBLIC_VALUES)
         .and_then(|vm| vm.metered(&[]))
         .unwrap_or_else(|e| panic!("{e}"));
+    metering.instructions
+}
+
+fn prove(variant: Keccak) -> proof::ProofFile {
+    let instructions = run(variant);
     let (file, report) = proof::prove(
         GuestSpec::program(Program::KeccakAlignment, variant),
         Limits::height(LOG_STACKED_HEIGHT),
@@ -37,7 +44,7 @@ fn prove(variant: Keccak) -> proof::ProofFile {
     println!(
         "keccak_alignment ({}): {} instructions, {} segment(s) proved in {:.1} s",
         variant.name(),
-        metering.instructions,
+        instructions,
         file.segments,
         report.total.as_secs_f64()
     );
@@ -59,8 +66,7 @@ fn the_stacked_height_holds_the_fixed_tables() {
 }
 
 #[test]
-fn keccak_alignment_proves_and_verifies_with_both_keccaks() {
-    let _one = ONE_PROVER.lock().unwrap_or_else(|e| e.into_inner());
+fn keccak_alignment_proves_and_verifies_and_the_stock_build_runs() {
     let ours = prove(Keccak::Ours);
     let path = std::env::temp_dir().join(format!("keccak-alignment-{}.proof", std::process::id()));
     proof::write(&path, &ours).unwrap();
@@ -100,6 +106,7 @@ fn keccak_alignment_proves_and_verifies_with_both_keccaks() {
     file.subject.keccak = Keccak::Ours;
     proof::verify(&file).unwrap();
 
-    let stock = prove(Keccak::Stock);
-    assert_eq!(proof::verify(&stock).unwrap(), stock.public_values);
+    // The stock build passes the same assertions in the VM (not proved: see the module doc).
+    let stock = run(Keccak::Stock);
+    println!("keccak_alignment (stock): {stock} instructions, run in the VM");
 }
