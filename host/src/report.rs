@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::native::NativeRun;
 use prover::guest::{Crypto, GuestSpec, Keccak};
-use prover::vm::{self, BlockRun, VmRunError};
+use prover::vm::{self, BlockRun, Limits, VmRunError};
 
 /// How a block is run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, Serialize)]
@@ -114,16 +114,16 @@ impl RunReport {
 /// Runs the guest `spec` in the VM (`mode` execute or metered) on a block the native run found
 /// valid, checks its public values against the native run's, and reports it.
 pub fn run_in_vm(run: &NativeRun, mode: Mode, spec: GuestSpec) -> Result<RunReport, VmRunError> {
-    run_in_vm_within(run, mode, spec, None)
+    run_in_vm_within(run, (mode, spec), None, Limits::metering())
 }
 
 /// [`run_in_vm`], first run for at most `budget` instructions when given
-/// ([`vm::block::run_block_within`]).
+/// ([`vm::block::run_block_within`]), with segments that end at `limits`.
 pub fn run_in_vm_within(
     run: &NativeRun,
-    mode: Mode,
-    spec: GuestSpec,
+    (mode, spec): (Mode, GuestSpec),
     budget: Option<u64>,
+    limits: Limits,
 ) -> Result<RunReport, VmRunError> {
     eprintln!(
         "executing block {} in the VM ({mode:?}, keccak {}, crypto {}) ...",
@@ -134,6 +134,11 @@ pub fn run_in_vm_within(
     if let Some(budget) = budget {
         eprintln!("  within a budget of {budget} instructions first ...");
     }
-    let guest = vm::block::run_block_within(run, spec, (mode == Mode::Metered, budget), &[])?;
+    let how = vm::block::How {
+        metered: mode == Mode::Metered,
+        budget,
+        limits,
+    };
+    let guest = vm::block::run_block_within(run, spec, how, &[])?;
     Ok(RunReport::vm(run, mode, &guest))
 }

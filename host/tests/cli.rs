@@ -3,7 +3,8 @@
 //! a wrong gas used (invalid), the same block with no state nodes in its witness (witness
 //! insufficient), and the same block under a config whose merge comes after it (unusable); and
 //! `host stateless-input` / `host run --stateless-input` on an execution-spec-tests case; and
-//! `host bench` on a folder, against `host run` on each of its guests.
+//! `host bench` on a folder, against `host run` on each of its guests, and `host run` with a
+//! lower segment memory cap.
 
 use std::path::{Path, PathBuf};
 
@@ -221,6 +222,7 @@ fn bench_meters_a_folder_with_both_guests_as_run_does() {
     let run: serde_json::Value =
         serde_json::from_slice(&std::fs::read(path("run.json")).unwrap()).unwrap();
     let block = &good["block_guest"]["figures"];
+    segments_end_at_the_memory_cap(dir_arg, &run, &path("run-1024.json"));
     for (bench_key, run_key) in [
         ("instructions", "instructions"),
         ("main_cells", "main_cells"),
@@ -279,4 +281,39 @@ fn bench_meters_a_folder_with_both_guests_as_run_does() {
         assert_eq!(d[key].as_f64().unwrap(), cells_per_gas, "{key}: {d}");
     }
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `host run --segment-memory-mib 1024` on the block `default` was metered on (OpenVM's 15 GiB
+/// cap): the same instructions cut into more segments, each estimated at most near the cap,
+/// and more main cells, as the pages each segment touches are paid again in the next.
+fn segments_end_at_the_memory_cap(dir: &str, default: &serde_json::Value, json: &str) {
+    host(&[
+        "run",
+        "--block",
+        "bench-valid",
+        "--blocks-dir",
+        dir,
+        "--segment-memory-mib",
+        "1024",
+        "--json",
+        json,
+    ]);
+    let capped: serde_json::Value = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
+    assert_eq!(capped["instructions"], default["instructions"]);
+    let segments = |report: &serde_json::Value| report["segments"].as_u64().unwrap();
+    assert!(
+        segments(&capped) > segments(default),
+        "{capped} against {default}"
+    );
+    let cells = |report: &serde_json::Value| report["main_cells"].as_u64().unwrap();
+    assert!(
+        cells(&capped) > cells(default),
+        "{capped} against {default}"
+    );
+    for segment in capped["segment_stats"].as_array().unwrap() {
+        // Segmentation checks the estimate every few thousand instructions: a segment may pass
+        // the cap by what those add, never by much.
+        let mib = segment["memory_bytes"].as_u64().unwrap() >> 20;
+        assert!(mib <= 1024 + 64, "{segment}");
+    }
 }

@@ -9,6 +9,7 @@ use host::print::{self, write_json};
 use host::report::{run_in_vm_within, Mode, RunReport};
 use host::target::Target;
 use prover::guest::{Crypto, GuestSpec, Keccak, Program};
+use prover::vm::Limits;
 
 use super::{validate, validate_valid};
 
@@ -47,6 +48,13 @@ pub struct RunArgs {
     /// reported as over budget, and not measured.
     #[arg(long)]
     pub max_instructions: Option<u64>,
+    /// End each segment at this proving-memory estimate, MiB (metered mode; default OpenVM's,
+    /// 15 GiB): what the cells of other cuts are, against the memory a prover needs for them.
+    #[arg(long, conflicts_with = "stateless_input")]
+    pub segment_memory_mib: Option<usize>,
+    /// Segments of at most 2^this many rows (metered mode; default 24, OpenVM's largest).
+    #[arg(long, conflicts_with = "stateless_input")]
+    pub log_stacked_height: Option<usize>,
 }
 
 #[derive(Args)]
@@ -116,6 +124,13 @@ impl RunArgs {
             return super::standard::run(path, how);
         }
         let spec = GuestSpec::block(self.keccak, self.crypto);
+        let mut limits = Limits::metering();
+        if let Some(height) = self.log_stacked_height {
+            limits.log_stacked_height = height;
+        }
+        if let Some(mib) = self.segment_memory_mib {
+            limits.segment_memory = mib << 20;
+        }
         let tables = Tables {
             segments: self.segments,
             airs: self.airs,
@@ -123,7 +138,7 @@ impl RunArgs {
         run(
             &self.target,
             (mode, spec, self.max_instructions),
-            tables,
+            (limits, tables),
             self.json.as_deref(),
         )
     }
@@ -161,14 +176,14 @@ struct Tables {
 fn run(
     target: &Target,
     (mode, spec, budget): (Mode, GuestSpec, Option<u64>),
-    tables: Tables,
+    (limits, tables): (Limits, Tables),
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let (native, code) = validate(target)?;
     let report = if mode == Mode::Native || native.verdict.is_err() {
         RunReport::native(&native)
     } else {
-        let report = run_in_vm_within(&native, mode, spec, budget)?;
+        let report = run_in_vm_within(&native, (mode, spec), budget, limits)?;
         print::print_vm_run(&report);
         print::print_metered(&report, tables.segments);
         if tables.airs {

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::native::{run_native, NativeRun};
 use prover::guest::{Crypto, GuestSpec, Keccak, Program};
 use prover::standard::{run_standard_within, stateless_input};
-use prover::vm::block::run_block_within;
+use prover::vm::block::{run_block_within, How};
 use prover::vm::Metering;
 
 /// One guest's metered figures on one block.
@@ -147,7 +147,7 @@ pub fn meter_both(run: &NativeRun, source: &str, budget: Option<u64>) -> Row {
         Err(e) => return Row::failed(id, source.to_owned(), format!("not valid natively: {e}")),
     };
     let spec = GuestSpec::block(Keccak::Ours, Crypto::Openvm);
-    let block_guest = run_block_within(run, spec, (true, budget), &[])
+    let block_guest = run_block_within(run, spec, How::new(true, budget), &[])
         .map_err(|e| e.to_string())
         .and_then(|guest| guest.metering.ok_or_else(|| "not metered".to_owned()))
         .map(|m| Figures::of(&m));

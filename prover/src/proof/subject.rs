@@ -8,26 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{agg, KeysSource, ProofError, ProofKind};
 use crate::guest::{GuestSpec, Keccak, Program};
-use crate::vm::{default_segment_memory, sdk_segmented, vm_config};
-
-/// Where a run's segments end.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// log2 of a segment's maximum trace height.
-    pub log_stacked_height: usize,
-    /// The cap on a segment's proving-memory estimate, bytes.
-    pub segment_memory: usize,
-}
+pub use crate::vm::Limits;
+use crate::vm::{sdk_segmented, vm_config};
 
 impl Limits {
-    /// Segments of at most 2^`log_stacked_height` rows and OpenVM's default memory cap.
-    pub fn height(log_stacked_height: usize) -> Self {
-        Self {
-            log_stacked_height,
-            segment_memory: default_segment_memory(),
-        }
-    }
-
     /// `host prove`'s default: segments of at most 2^`log_stacked_height` rows and
     /// [`PROVE_SEGMENT_MEMORY_MIB`] on the CPU prover, OpenVM's default cap with CUDA.
     pub fn for_proving(log_stacked_height: usize) -> Self {

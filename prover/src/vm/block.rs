@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use program::{PublicValues, Verdict};
 
-use super::{timed, Metering, Vm, VmError};
+use super::{timed, Limits, Metering, Vm, VmError};
 use crate::guest::GuestSpec;
 use crate::native::NativeRun;
 
@@ -75,19 +75,48 @@ pub fn run_block(
     metered: bool,
     extra: &[&[u8]],
 ) -> Result<BlockRun, VmRunError> {
-    run_block_within(run, spec, (metered, None), extra)
+    run_block_within(run, spec, How::new(metered, None), extra)
 }
 
-/// [`run_block`], first run for at most `budget` instructions when given (on the same VM): a
-/// guest still running then is [`VmError::OverBudget`] and not measured. What `host run
-/// --max-instructions` and `host worst` do, as OpenVM's metering cannot be stopped.
+/// How [`run_block_within`] runs a guest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct How {
+    /// Metered, or plain execution.
+    pub metered: bool,
+    /// At most this many instructions, checked in a run of their own first.
+    pub budget: Option<u64>,
+    /// Where the segments end.
+    pub limits: Limits,
+}
+
+impl How {
+    /// Metered or not, within `budget`, with metering's default segments
+    /// ([`Limits::metering`]).
+    pub fn new(metered: bool, budget: Option<u64>) -> Self {
+        Self {
+            metered,
+            budget,
+            limits: Limits::metering(),
+        }
+    }
+}
+
+/// [`run_block`], first run for at most `how.budget` instructions when given (on the same
+/// VM): a guest still running then is [`VmError::OverBudget`] and not measured. What `host
+/// run --max-instructions` and `host worst` do, as OpenVM's metering cannot be stopped. Its
+/// segments end at `how.limits` (`host run --segment-memory-mib` measures other cuts).
 pub fn run_block_within(
     run: &NativeRun,
     spec: GuestSpec,
-    (metered, budget): (bool, Option<u64>),
+    how: How,
     extra: &[&[u8]],
 ) -> Result<BlockRun, VmRunError> {
-    let vm = Vm::new(spec.build()?, spec.public_values())?;
+    let How {
+        metered,
+        budget,
+        limits,
+    } = how;
+    let vm = Vm::with_limits(spec.build()?, spec.public_values(), limits)?;
     // The extra inputs are read with the head, before any witness item.
     let input = run.guest_input();
     let mut items = vec![input[0].as_slice()];

@@ -82,14 +82,35 @@ pub fn default_segment_memory() -> usize {
     SystemConfig::default().segmentation_max_memory
 }
 
-/// The SDK for this project's VM config with `public_values` public values and segments of
-/// at most 2^`log_stacked_height` rows.
-pub(crate) fn sdk(public_values: usize, log_stacked_height: usize) -> Result<Sdk, VmError> {
-    sdk_segmented(public_values, log_stacked_height, default_segment_memory())
+/// Where a run's segments end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// log2 of a segment's maximum trace height.
+    pub log_stacked_height: usize,
+    /// The cap on a segment's proving-memory estimate, bytes.
+    pub segment_memory: usize,
 }
 
-/// [`sdk`] whose segments also stop at a proving-memory estimate of `segment_memory` bytes
-/// (segmentation only: the keys and proofs do not depend on it).
+impl Limits {
+    /// Segments of at most 2^`log_stacked_height` rows and OpenVM's default memory cap.
+    pub fn height(log_stacked_height: usize) -> Self {
+        Self {
+            log_stacked_height,
+            segment_memory: default_segment_memory(),
+        }
+    }
+
+    /// What metering uses unless told otherwise: OpenVM's largest app height (2^24 rows) and
+    /// its default memory cap (15 GiB), so the memory estimate ends each segment, as it does
+    /// for a prover with OpenVM's defaults.
+    pub fn metering() -> Self {
+        Self::height(openvm_stark_sdk::config::MAX_APP_LOG_STACKED_HEIGHT)
+    }
+}
+
+/// The SDK for this project's VM config with `public_values` public values and segments of
+/// at most 2^`log_stacked_height` rows that also stop at a proving-memory estimate of
+/// `segment_memory` bytes (segmentation only: the keys and proofs do not depend on it).
 pub(crate) fn sdk_segmented(
     public_values: usize,
     log_stacked_height: usize,

@@ -8,7 +8,6 @@ use std::time::{Duration, Instant};
 
 use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
 use openvm_sdk::{Sdk, StdIn, F};
-use openvm_stark_sdk::config::MAX_APP_LOG_STACKED_HEIGHT;
 use openvm_transpiler::elf::Elf;
 
 pub mod block;
@@ -19,8 +18,8 @@ pub mod segments;
 pub mod trace;
 
 pub use block::{check_public, run_block, BlockRun, VmRunError};
-pub use config::{default_segment_memory, vm_config};
-pub(crate) use config::{sdk, sdk_segmented};
+pub(crate) use config::sdk_segmented;
+pub use config::{default_segment_memory, vm_config, Limits};
 pub use meter::{AirStats, Metering, SegmentStats};
 pub use segments::SegmentEnd;
 
@@ -80,9 +79,9 @@ pub struct Vm {
 
 impl Vm {
     /// The VM for `elf` with this project's config, `public_values` public values and the
-    /// default app parameters.
+    /// default app parameters ([`Limits::metering`]).
     pub fn new(elf: Elf, public_values: usize) -> Result<Self, VmError> {
-        Self::with_log_stacked_height(elf, public_values, MAX_APP_LOG_STACKED_HEIGHT)
+        Self::with_limits(elf, public_values, Limits::metering())
     }
 
     /// The VM with segments of at most 2^`log_stacked_height` rows (as a prover would use).
@@ -91,7 +90,16 @@ impl Vm {
         public_values: usize,
         log_stacked_height: usize,
     ) -> Result<Self, VmError> {
-        let sdk = sdk(public_values, log_stacked_height)?;
+        Self::with_limits(elf, public_values, Limits::height(log_stacked_height))
+    }
+
+    /// The VM whose segments end at `limits`.
+    pub fn with_limits(elf: Elf, public_values: usize, limits: Limits) -> Result<Self, VmError> {
+        let sdk = sdk_segmented(
+            public_values,
+            limits.log_stacked_height,
+            limits.segment_memory,
+        )?;
         let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
         Ok(Self {
             sdk,
