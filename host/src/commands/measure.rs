@@ -99,6 +99,10 @@ pub struct ProfileArgs {
     /// Write the profile (functions and folded stacks) as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Also print who calls these functions (comma-separated whole names, e.g.
+    /// `memcpy,memcmp,memset`): each one's own instructions by its caller.
+    #[arg(long, value_delimiter = ',', conflicts_with = "pages")]
+    pub callers: Vec<String>,
     /// Instead of instructions, count the memory pages each segment touches (by region,
     /// and by the functions that touch them), which the prover pays for per segment.
     #[arg(long)]
@@ -161,7 +165,10 @@ impl ProfileArgs {
         let run = profiled_run(&self.target, self.stateless_input.as_deref())?;
         // `--out` is required without `--pages` and refused with it.
         match self.out {
-            Some(out) => profile(&run, &out, self.every, self.top, self.json.as_deref()),
+            Some(out) => {
+                let print = (self.top, self.callers.as_slice());
+                profile(&run, &out, self.every, print, self.json.as_deref())
+            }
             None => page_census(&run, self.top, self.json.as_deref()),
         }
     }
@@ -282,7 +289,7 @@ fn profile(
     run: &ProfiledRun,
     out: &Path,
     every: u64,
-    top: usize,
+    (top, callers): (usize, &[String]),
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let instructions = run.metering.instructions;
@@ -291,6 +298,9 @@ fn profile(
         host::measure::profile::profile(&run.name, &run.input, run.spec, instructions, every)?;
     std::fs::write(out, print::flamegraph_svg(&profile))?;
     print::print_profile(&profile, top);
+    for leaf in callers {
+        print::print_callers(&profile, leaf, top);
+    }
     eprintln!("wrote {}", out.display());
     if let Some(path) = json {
         write_json(path, &profile)?;

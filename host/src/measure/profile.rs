@@ -44,6 +44,30 @@ pub struct Profile {
     pub stacks: Vec<(String, u64)>,
 }
 
+impl Profile {
+    /// The instructions spent in `leaf`'s own body, by the function that called it, most
+    /// first: who pays for a shared routine (`memcpy`, `memcmp`, `memset`), from the call
+    /// stacks. Frames are matched by their whole name; a stack of `leaf` alone counts under
+    /// `(none)`.
+    pub fn callers(&self, leaf: &str) -> Vec<(String, u64)> {
+        let mut by_caller: HashMap<&str, u64> = HashMap::new();
+        for (stack, instructions) in &self.stacks {
+            let mut frames = stack.rsplit(';');
+            if frames.next() != Some(leaf) {
+                continue;
+            }
+            *by_caller
+                .entry(frames.next().unwrap_or("(none)"))
+                .or_default() += instructions;
+        }
+        let mut callers: Vec<(String, u64)> = (by_caller.into_iter())
+            .map(|(caller, n)| (caller.to_owned(), n))
+            .collect();
+        callers.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        callers
+    }
+}
+
 /// The guest's functions, by start address.
 pub(crate) struct Symbols {
     /// `(start, end exclusive, name)`, sorted by start.

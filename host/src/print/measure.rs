@@ -238,6 +238,24 @@ pub fn profile_table(profile: &Profile, n: usize) -> String {
     out
 }
 
+/// `leaf`'s own instructions by caller ([`Profile::callers`]), the top `n`.
+pub fn print_callers(profile: &Profile, leaf: &str, n: usize) {
+    let callers = profile.callers(leaf);
+    let total: u64 = callers.iter().map(|(_, k)| k).sum();
+    println!(
+        "\n`{leaf}`: {total} instructions ({:.2}% of all), by caller, top {n}\n",
+        total as f64 * 100.0 / profile.instructions.max(1) as f64
+    );
+    println!("| caller | instructions | share of `{leaf}` |\n|---|---:|---:|");
+    for (caller, k) in callers.iter().take(n) {
+        println!(
+            "| `{}` | {k} | {:.1}% |",
+            caller.replace('|', "\\|"),
+            *k as f64 * 100.0 / total.max(1) as f64
+        );
+    }
+}
+
 /// A flame graph of a profile's call stacks, as a standalone SVG (hover a frame for its name
 /// and instructions).
 pub fn flamegraph_svg(profile: &Profile) -> String {

@@ -5,7 +5,8 @@ use host::report::{run_in_vm, Mode};
 use prover::guest::{Crypto, GuestSpec, Keccak};
 
 /// `host profile`: every instruction of the devnet block is attributed to a function (the total
-/// is the metered count), the call stacks add up to it, and the flame graph is well-formed SVG.
+/// is the metered count), the call stacks add up to it, `memcpy`'s callers add up to its own
+/// instructions, and the flame graph is well-formed SVG.
 #[test]
 fn the_profile_attributes_every_instruction() {
     let blocks = tests::project_blocks_dir();
@@ -41,6 +42,16 @@ fn the_profile_attributes_every_instruction() {
         "{:?}",
         &profile.functions[..5]
     );
+    // Who calls `memcpy`: its own instructions, split by caller, add up to its row.
+    let own = |name: &str| {
+        (profile.functions.iter())
+            .find(|f| f.name == name)
+            .map_or(0, |f| f.instructions)
+    };
+    let callers = profile.callers("memcpy");
+    assert!(own("memcpy") > 0 && callers.len() > 1, "{callers:?}");
+    assert_eq!(callers.iter().map(|c| c.1).sum::<u64>(), own("memcpy"));
+    assert!(callers.windows(2).all(|w| w[0].1 >= w[1].1), "{callers:?}");
     let unnamed: u64 = profile
         .functions
         .iter()
