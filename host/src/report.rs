@@ -114,14 +114,15 @@ impl RunReport {
 /// Runs the guest `spec` in the VM (`mode` execute or metered) on a block the native run found
 /// valid, checks its public values against the native run's, and reports it.
 pub fn run_in_vm(run: &NativeRun, mode: Mode, spec: GuestSpec) -> Result<RunReport, VmRunError> {
-    run_in_vm_within(run, (mode, spec), None, Limits::metering())
+    run_in_vm_within(run, mode, spec, None, Limits::metering())
 }
 
 /// [`run_in_vm`], first run for at most `budget` instructions when given
 /// ([`vm::block::run_block_within`]), with segments that end at `limits`.
 pub fn run_in_vm_within(
     run: &NativeRun,
-    (mode, spec): (Mode, GuestSpec),
+    mode: Mode,
+    spec: GuestSpec,
     budget: Option<u64>,
     limits: Limits,
 ) -> Result<RunReport, VmRunError> {

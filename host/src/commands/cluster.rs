@@ -171,10 +171,8 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
                 cluster::TreeShape::new(segments_per_task, leaf_children, internal_children)?;
             let mut db = Db::connect(&url()?)?;
             let native = super::validate_valid(&target, "nothing to prove")?;
-            let mut limits = Limits::for_proving(log_stacked_height);
-            if let Some(mib) = segment_memory_mib {
-                limits.segment_memory = mib << 20;
-            }
+            let limits =
+                Limits::for_proving(log_stacked_height).with_segment_memory_mib(segment_memory_mib);
             let input = native.guest_input();
             let submitted =
                 submit::submit_block(&mut db, &target.block, &input, keccak, limits, shape)?;

@@ -128,13 +128,9 @@ impl RunArgs {
             return super::standard::run(path, how);
         }
         let spec = GuestSpec::block(self.keccak, self.crypto);
-        let mut limits = Limits::metering();
-        if let Some(height) = self.log_stacked_height {
-            limits.log_stacked_height = height;
-        }
-        if let Some(mib) = self.segment_memory_mib {
-            limits.segment_memory = mib << 20;
-        }
+        let limits = (self.log_stacked_height)
+            .map_or_else(Limits::metering, Limits::height)
+            .with_segment_memory_mib(self.segment_memory_mib);
         let tables = Tables {
             segments: self.segments,
             airs: self.airs,
@@ -142,7 +138,8 @@ impl RunArgs {
         run(
             &self.target,
             (mode, spec, self.max_instructions),
-            (limits, tables),
+            limits,
+            tables,
             self.json.as_deref(),
         )
     }
@@ -165,10 +162,14 @@ impl ProfileArgs {
         let run = profiled_run(&self.target, self.stateless_input.as_deref())?;
         // `--out` is required without `--pages` and refused with it.
         match self.out {
-            Some(out) => {
-                let print = (self.top, self.callers.as_slice());
-                profile(&run, &out, self.every, print, self.json.as_deref())
-            }
+            Some(out) => profile(
+                &run,
+                &out,
+                self.every,
+                self.top,
+                &self.callers,
+                self.json.as_deref(),
+            ),
             None => page_census(&run, self.top, self.json.as_deref()),
         }
     }
@@ -183,14 +184,15 @@ struct Tables {
 fn run(
     target: &Target,
     (mode, spec, budget): (Mode, GuestSpec, Option<u64>),
-    (limits, tables): (Limits, Tables),
+    limits: Limits,
+    tables: Tables,
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let (native, code) = validate(target)?;
     let report = if mode == Mode::Native || native.verdict.is_err() {
         RunReport::native(&native)
     } else {
-        let report = run_in_vm_within(&native, (mode, spec), budget, limits)?;
+        let report = run_in_vm_within(&native, mode, spec, budget, limits)?;
         print::print_vm_run(&report);
         print::print_metered(&report, tables.segments);
         if tables.airs {
@@ -289,7 +291,8 @@ fn profile(
     run: &ProfiledRun,
     out: &Path,
     every: u64,
-    (top, callers): (usize, &[String]),
+    top: usize,
+    callers: &[String],
     json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let instructions = run.metering.instructions;

@@ -65,10 +65,8 @@ impl ProveArgs {
         } else {
             ProofKind::Stark
         };
-        let mut limits = Limits::for_proving(self.log_stacked_height);
-        if let Some(mib) = self.segment_memory_mib {
-            limits.segment_memory = mib << 20;
-        }
+        let limits = Limits::for_proving(self.log_stacked_height)
+            .with_segment_memory_mib(self.segment_memory_mib);
         if let Some(path) = &self.stateless_input {
             super::standard::prove(path, self.keccak, limits, kind, self.out)
         } else if !self.join.is_empty() {

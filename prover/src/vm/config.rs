@@ -106,6 +106,15 @@ impl Limits {
     pub fn metering() -> Self {
         Self::height(openvm_stark_sdk::config::MAX_APP_LOG_STACKED_HEIGHT)
     }
+
+    /// These limits with the memory cap at `mib` MiB when given (the commands'
+    /// `--segment-memory-mib`).
+    pub fn with_segment_memory_mib(mut self, mib: Option<usize>) -> Self {
+        if let Some(mib) = mib {
+            self.segment_memory = mib << 20;
+        }
+        self
+    }
 }
 
 /// The SDK for this project's VM config with `public_values` public values and segments of
