@@ -11,7 +11,8 @@
 //! [`evm`] (revm with [`journal`]'s EIP-7610), [`code`] and [`jumps`] (witness codes as revm runs them), [`execute`] (alloy-evm's block executor, state changes into the
 //! trie), [`validate`] (the
 //! whole check), [`access_list`] (EIP-7928's list against the header), [`input`] (what the guest reads), [`public`] (what a proof commits to),
-//! [`error`] (why a block fails), [`verdict`] (whose fault it is: the [`Verdict`]); with feature `guest`, `guest` (the VM's
+//! [`error`] (why a block fails), [`verdict`] (whose fault it is: the [`Verdict`]), [`memcmp`]
+//! (the guest's word-wise `memcmp`); with feature `guest`, `guest` (the VM's
 //! input and output, and the instrumented builds' hooks).
 #![no_std]
 #![warn(missing_docs)]
@@ -33,6 +34,7 @@ pub mod header;
 pub mod input;
 pub mod journal;
 pub mod jumps;
+pub mod memcmp;
 pub mod public;
 pub mod standard;
 pub mod validate;

@@ -257,7 +257,8 @@ impl<'s> Trie<'s> {
                     },
                     Some(rlp),
                 );
-                for (nibble, r) in refs.into_iter().enumerate() {
+                // By reference: `into_iter` would move the 192-byte array first (a `memcpy`).
+                for (nibble, &r) in refs.iter().enumerate() {
                     if r == ChildRef::Empty {
                         continue;
                     }
