@@ -13,7 +13,7 @@ use alloy_rlp::{BufMut, Encodable, Header};
 use alloy_trie::nodes::RlpNode;
 use alloy_trie::Nibbles;
 
-use super::{Child, Kind, NodeId, Trie};
+use super::{Child, Kind, NodeId, Rlp, Trie};
 use crate::Keccak256;
 
 /// The longest node RLP hashed from a stack buffer: a branch of 16 hashes and no value
@@ -58,10 +58,10 @@ fn encode_path(path: &Nibbles, leaf: bool, out: &mut dyn BufMut) {
 
 impl Trie<'_> {
     /// The RLP reference of a node: computed (children first) unless cached.
-    pub(super) fn rlp_ref(&mut self, id: NodeId) -> &RlpNode {
+    pub(super) fn rlp_ref(&mut self, id: NodeId) -> &Rlp<'_> {
         if self.nodes[id as usize].rlp.is_none() {
             let rlp = self.compute_rlp(id);
-            self.nodes[id as usize].rlp = Some(rlp);
+            self.nodes[id as usize].rlp = Some(Rlp::Node(rlp));
         }
         self.nodes[id as usize].rlp.as_ref().expect("set above")
     }
@@ -143,12 +143,17 @@ impl Trie<'_> {
                 out.put_u8(alloy_rlp::EMPTY_STRING_CODE + 32);
                 out.put_slice(hash.as_slice());
             }
-            Child::Node(k) => out.put_slice(
-                self.nodes[*k as usize]
-                    .rlp
-                    .as_ref()
-                    .expect("children hashed first"),
-            ),
+            Child::Node(k) => match self.nodes[*k as usize]
+                .rlp
+                .as_ref()
+                .expect("children hashed first")
+            {
+                Rlp::Hash(hash) => {
+                    out.put_u8(alloy_rlp::EMPTY_STRING_CODE + 32);
+                    out.put_slice(hash.as_slice());
+                }
+                Rlp::Node(rlp) => out.put_slice(rlp),
+            },
         }
     }
 
@@ -195,7 +200,7 @@ impl Trie<'_> {
         let mut stack = alloc::vec![root];
         while let Some(id) = stack.pop() {
             let node = &self.nodes[id as usize];
-            if id == root || node.rlp.as_ref().is_some_and(RlpNode::is_hash) {
+            if id == root || node.rlp.as_ref().is_some_and(Rlp::is_hash) {
                 let mut rlp = Vec::new();
                 self.encode_node(id, &mut rlp);
                 out.push(rlp);

@@ -58,7 +58,43 @@ enum Kind<'s> {
 struct Node<'s> {
     kind: Kind<'s>,
     /// The node's RLP reference while it is unchanged since last hashed or decoded.
-    rlp: Option<RlpNode>,
+    rlp: Option<Rlp<'s>>,
+}
+
+/// A node's RLP reference.
+#[derive(Debug, Clone)]
+enum Rlp<'s> {
+    /// The hash its parent in the witness refers to it by: a view of the parent's bytes, where
+    /// an `RlpNode` would copy it (for every node decoded through a hash).
+    Hash(&'s B256),
+    /// Computed, or the root's: a hash reference, or a node under 32 bytes as itself.
+    Node(RlpNode),
+}
+
+impl Rlp<'_> {
+    /// The reference's encoded length.
+    fn len(&self) -> usize {
+        match self {
+            Rlp::Hash(_) => 33,
+            Rlp::Node(rlp) => rlp.len(),
+        }
+    }
+
+    /// The node's hash, if it is referenced by hash (not embedded).
+    fn as_hash(&self) -> Option<B256> {
+        match self {
+            Rlp::Hash(hash) => Some(**hash),
+            Rlp::Node(rlp) => rlp.as_hash(),
+        }
+    }
+
+    /// Whether the node is referenced by hash (not embedded).
+    fn is_hash(&self) -> bool {
+        match self {
+            Rlp::Hash(_) => true,
+            Rlp::Node(rlp) => rlp.is_hash(),
+        }
+    }
 }
 
 /// A sparse Merkle-Patricia trie opened at a root over witness nodes.
@@ -115,7 +151,7 @@ impl<'s> Trie<'s> {
                 source,
             };
             let id = trie
-                .push_encoded(bytes, RlpNode::word_rlp(&root))
+                .push_encoded(bytes, Rlp::Node(RlpNode::word_rlp(&root)))
                 .map_err(malformed)?;
             trie.root = Child::Node(id);
         }
@@ -185,11 +221,12 @@ impl<'s> Trie<'s> {
         match self.root {
             Child::Empty => EMPTY_ROOT_HASH,
             Child::Hash(hash) => *hash,
-            Child::Node(id) => {
-                let rlp = self.rlp_ref(id);
-                rlp.as_hash()
-                    .unwrap_or_else(|| crate::keccak256(rlp.as_slice()))
-            }
+            Child::Node(id) => match self.rlp_ref(id) {
+                Rlp::Hash(hash) => **hash,
+                Rlp::Node(rlp) => rlp
+                    .as_hash()
+                    .unwrap_or_else(|| crate::keccak256(rlp.as_slice())),
+            },
         }
     }
 
@@ -226,7 +263,7 @@ impl<'s> Trie<'s> {
                     path: path(),
                     source,
                 };
-                self.push_encoded(bytes, RlpNode::word_rlp(hash))
+                self.push_encoded(bytes, Rlp::Hash(hash))
                     .map(Some)
                     .map_err(malformed)
             }
@@ -238,7 +275,7 @@ impl<'s> Trie<'s> {
     fn push_encoded(
         &mut self,
         bytes: &'s [u8],
-        rlp: RlpNode,
+        rlp: Rlp<'s>,
     ) -> Result<NodeId, crate::error::NodeError> {
         let mut refs = [ChildRef::Empty; 16];
         let kind = match node::decode_into(bytes, &mut refs)? {
@@ -279,12 +316,12 @@ impl<'s> Trie<'s> {
             ChildRef::Hash(hash) => Child::Hash(hash),
             ChildRef::Inline(bytes) => {
                 let rlp = RlpNode::from_raw(bytes).expect("inline nodes are under 32 bytes");
-                Child::Node(self.push_encoded(bytes, rlp)?)
+                Child::Node(self.push_encoded(bytes, Rlp::Node(rlp))?)
             }
         })
     }
 
-    fn push(&mut self, kind: Kind<'s>, rlp: Option<RlpNode>) -> NodeId {
+    fn push(&mut self, kind: Kind<'s>, rlp: Option<Rlp<'s>>) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).expect("trie arena exceeds u32::MAX nodes");
         self.nodes.push(Node { kind, rlp });
         id

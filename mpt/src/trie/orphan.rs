@@ -28,7 +28,7 @@ use alloy_trie::nodes::RlpNode;
 use alloy_trie::Nibbles;
 
 use super::node::{decode_into, Shape};
-use super::{Child, ChildRef, Kind, NodeId, Trie};
+use super::{Child, ChildRef, Kind, NodeId, Rlp, Trie};
 use crate::error::TrieError;
 
 impl<'s> Trie<'s> {
@@ -109,7 +109,7 @@ impl<'s> Trie<'s> {
         };
         let id = self.push(kind, None);
         if self.rlp_ref(id).as_hash() == Some(*hash) {
-            self.nodes[id as usize].rlp = Some(RlpNode::word_rlp(hash));
+            self.nodes[id as usize].rlp = Some(Rlp::Node(RlpNode::word_rlp(hash)));
             return Some(id);
         }
         // Not it: nothing refers to the nodes pushed since `mark`.
