@@ -18,9 +18,11 @@ use crate::Keccak256;
 
 /// The longest node RLP hashed from a stack buffer: a branch of 16 hashes and no value
 /// (3 + 16 * 33 + 1 = 532 bytes) fits; longer nodes (a branch or leaf with a long value) stream.
+#[cfg(not(feature = "stock-keccak"))]
 const NODE_BUFFER: usize = 544;
 
 /// A node's RLP on a word boundary, so its blocks absorb without staging.
+#[cfg(not(feature = "stock-keccak"))]
 #[repr(C, align(8))]
 struct NodeBuffer([core::mem::MaybeUninit<u8>; NODE_BUFFER]);
 
