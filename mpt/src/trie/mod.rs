@@ -288,20 +288,28 @@ impl<'s> Trie<'s> {
                 child: self.push_ref(child)?,
             },
             Shape::Branch => {
-                let id = self.push(
-                    Kind::Branch {
-                        children: [Child::Empty; 16],
-                    },
-                    Some(rlp),
-                );
-                // By reference: `into_iter` would move the 192-byte array first (a `memcpy`).
-                for (nibble, &r) in refs.iter().enumerate() {
-                    if r == ChildRef::Empty {
-                        continue;
+                // Hashes and empty slots go into the node as it is pushed; only an inline
+                // child (rare: a node under 32 bytes) is decoded after its parent, as before.
+                let mut children = [Child::Empty; 16];
+                let mut inline = false;
+                for (slot, r) in children.iter_mut().zip(&refs) {
+                    match *r {
+                        ChildRef::Empty => {}
+                        ChildRef::Hash(hash) => *slot = Child::Hash(hash),
+                        ChildRef::Inline(_) => inline = true,
                     }
-                    let child = self.push_ref(r)?;
-                    if let Kind::Branch { children } = &mut self.nodes[id as usize].kind {
-                        children[nibble] = child;
+                }
+                let id = self.push(Kind::Branch { children }, Some(rlp));
+                if inline {
+                    // By reference: `into_iter` would move the 192-byte array first (a `memcpy`).
+                    for (nibble, &r) in refs.iter().enumerate() {
+                        if !matches!(r, ChildRef::Inline(_)) {
+                            continue;
+                        }
+                        let child = self.push_ref(r)?;
+                        if let Kind::Branch { children } = &mut self.nodes[id as usize].kind {
+                            children[nibble] = child;
+                        }
                     }
                 }
                 return Ok(id);

@@ -164,6 +164,16 @@ pub(crate) fn decode_into<'a>(
     rlp: &'a [u8],
     children: &mut [ChildRef<'a>; 16],
 ) -> Result<Shape<'a>, NodeError> {
+    decode_with::<true>(rlp, children)
+}
+
+/// [`decode_into`], with (`SLOTS`) or without the shortcut for a branch's hash and empty
+/// slots: the same result either way (tested), the shortcut only cheaper.
+#[inline(always)]
+fn decode_with<'a, const SLOTS: bool>(
+    rlp: &'a [u8],
+    children: &mut [ChildRef<'a>; 16],
+) -> Result<Shape<'a>, NodeError> {
     let mut buf = rlp;
     let Item {
         list, mut payload, ..
@@ -181,7 +191,34 @@ pub(crate) fn decode_into<'a>(
     let (mut first, mut second, mut value) = (Item::default(), Item::default(), Item::default());
     let mut count = 0;
     while !payload.is_empty() {
-        let item = next_item(&mut payload)?;
+        // A branch's slots are almost all a hash (`0xa0` and 32 bytes) or empty (`0x80`):
+        // taken here as the general parse and `child` would take them, without either (on
+        // 24171384, 1.7 M fewer instructions). Slots 0 and 1 stay items as well: they are a
+        // leaf's or an extension's path and value or child until the count says otherwise.
+        let item = match payload[0] {
+            0xa0 if SLOTS && payload.len() > 32 => {
+                let (raw, rest) = payload.split_at(33);
+                payload = rest;
+                if count < 16 && count > 1 {
+                    children[count] =
+                        ChildRef::Hash(<&B256>::try_from(&raw[1..]).expect("32 bytes"));
+                    count += 1;
+                    continue;
+                }
+                Item {
+                    raw,
+                    list: false,
+                    payload: &raw[1..],
+                }
+            }
+            0x80 if SLOTS && count < 16 && count > 1 => {
+                payload = &payload[1..];
+                children[count] = ChildRef::Empty;
+                count += 1;
+                continue;
+            }
+            _ => next_item(&mut payload)?,
+        };
         match count {
             0 => first = item,
             1 => second = item,
@@ -256,6 +293,78 @@ fn count_items(mut payload: &[u8]) -> Result<usize, NodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+
+    /// One node's RLP: a list of `items`, each from a pool of well- and ill-formed slots.
+    fn random_node(rng: &mut SmallRng) -> Vec<u8> {
+        let count = match rng.random_range(0..10) {
+            0 => 2,
+            1 => rng.random_range(0..20),
+            _ => 17,
+        };
+        // Half the nodes have only well-formed slots (a hash or empty), so that many are valid.
+        let kinds = if rng.random() { 9 } else { 12 };
+        let mut payload = Vec::new();
+        for _ in 0..count {
+            match rng.random_range(0..kinds) {
+                0..=5 => {
+                    payload.push(0xa0);
+                    payload.extend((0..32).map(|_| rng.random::<u8>()));
+                }
+                6..=8 => payload.push(0x80),
+                9 => payload.push(rng.random_range(0..0x80)),
+                10 => {
+                    let len = rng.random_range(0..40usize);
+                    payload.push(0x80 + len as u8);
+                    payload.extend((0..len).map(|_| rng.random::<u8>()));
+                }
+                _ => {
+                    let len = rng.random_range(0..40usize);
+                    payload.push(0xc0 + len as u8);
+                    payload.extend((0..len).map(|_| rng.random::<u8>()));
+                }
+            }
+        }
+        let mut rlp = Vec::new();
+        Header {
+            list: true,
+            payload_length: payload.len(),
+        }
+        .encode(&mut rlp);
+        rlp.extend(payload);
+        rlp
+    }
+
+    /// The slot shortcut decodes every node, well-formed or not (random slots, then a byte
+    /// changed, cut or added), exactly as the general parse does: the same shape, children
+    /// and error.
+    #[test]
+    fn slot_shortcut_decodes_as_the_general_parse() {
+        let mut rng = SmallRng::seed_from_u64(0x5107);
+        let mut branches = 0;
+        for round in 0..20_000 {
+            let mut rlp = random_node(&mut rng);
+            match round % 4 {
+                0 => {}
+                1 => {
+                    let at = rng.random_range(0..rlp.len());
+                    rlp[at] = [0x80, 0xa0, 0x9f, 0xa1, rng.random()][rng.random_range(0..5)];
+                }
+                2 => rlp.truncate(rng.random_range(0..rlp.len())),
+                _ => rlp.push(rng.random()),
+            }
+            let (mut fast, mut slow) = ([ChildRef::Empty; 16], [ChildRef::Empty; 16]);
+            let got = decode_with::<true>(&rlp, &mut fast);
+            let expected = decode_with::<false>(&rlp, &mut slow);
+            assert_eq!(got, expected, "{rlp:02x?}");
+            if got == Ok(Shape::Branch) {
+                branches += 1;
+                assert_eq!(fast, slow, "{rlp:02x?}");
+            }
+        }
+        assert!(branches > 1_000, "only {branches} valid branches tried");
+    }
 
     /// The short-header path reads every item exactly as alloy-rlp's `Header::decode` does:
     /// the same items, the same errors.
