@@ -9,6 +9,7 @@
 //! longer than the buffer (a long value) still streams.
 
 use alloc::vec::Vec;
+use alloy_primitives::B256;
 use alloy_rlp::{BufMut, Encodable, Header};
 use alloy_trie::nodes::RlpNode;
 use alloy_trie::Nibbles;
@@ -58,6 +59,12 @@ fn encode_path(path: &Nibbles, leaf: bool, out: &mut dyn BufMut) {
     }
 }
 
+/// Writes a reference by hash: the 32-byte string's header, then the hash.
+fn put_hash_ref(hash: &B256, out: &mut dyn BufMut) {
+    out.put_u8(alloy_rlp::EMPTY_STRING_CODE + 32);
+    out.put_slice(hash.as_slice());
+}
+
 impl Trie<'_> {
     /// The RLP reference of a node: computed (children first) unless cached.
     pub(super) fn rlp_ref(&mut self, id: NodeId) -> &Rlp<'_> {
@@ -100,12 +107,12 @@ impl Trie<'_> {
     /// in one pass: a branch streamed into the sponge is 18 small absorbs, 16 of them at
     /// unaligned offsets that the sponge stages.
     #[cfg(not(feature = "stock-keccak"))]
-    fn hash_buffered(&self, id: NodeId, payload_length: usize) -> alloy_primitives::B256 {
+    fn hash_buffered(&self, id: NodeId, payload_length: usize) -> B256 {
         let mut buffer = NodeBuffer([core::mem::MaybeUninit::uninit(); NODE_BUFFER]);
         let mut out = &mut buffer.0[..];
         self.encode_node_with(id, payload_length, &mut out);
         let len = NODE_BUFFER - out.len();
-        // SAFETY: `encode_node` wrote (initialised) the first `len` bytes through the writer.
+        // SAFETY: `encode_node_with` wrote (initialised) the first `len` bytes through the writer.
         let rlp = unsafe { core::slice::from_raw_parts(buffer.0.as_ptr().cast::<u8>(), len) };
         crate::keccak256(rlp)
     }
@@ -141,19 +148,13 @@ impl Trie<'_> {
     fn encode_child(&self, child: &Child<'_>, out: &mut dyn BufMut) {
         match child {
             Child::Empty => out.put_u8(alloy_rlp::EMPTY_STRING_CODE),
-            Child::Hash(hash) => {
-                out.put_u8(alloy_rlp::EMPTY_STRING_CODE + 32);
-                out.put_slice(hash.as_slice());
-            }
+            Child::Hash(hash) => put_hash_ref(hash, out),
             Child::Node(k) => match self.nodes[*k as usize]
                 .rlp
                 .as_ref()
                 .expect("children hashed first")
             {
-                Rlp::Hash(hash) => {
-                    out.put_u8(alloy_rlp::EMPTY_STRING_CODE + 32);
-                    out.put_slice(hash.as_slice());
-                }
+                Rlp::Hash(hash) => put_hash_ref(hash, out),
                 Rlp::Node(rlp) => out.put_slice(rlp),
             },
         }

@@ -88,6 +88,17 @@ impl Rlp<'_> {
         }
     }
 
+    /// The node's hash: its reference, or, for a node embedded as itself (a root under 32
+    /// bytes), the keccak of its bytes.
+    fn node_hash(&self) -> B256 {
+        match self {
+            Rlp::Hash(hash) => **hash,
+            Rlp::Node(rlp) => rlp
+                .as_hash()
+                .unwrap_or_else(|| crate::keccak256(rlp.as_slice())),
+        }
+    }
+
     /// Whether the node is referenced by hash (not embedded).
     fn is_hash(&self) -> bool {
         match self {
@@ -221,12 +232,7 @@ impl<'s> Trie<'s> {
         match self.root {
             Child::Empty => EMPTY_ROOT_HASH,
             Child::Hash(hash) => *hash,
-            Child::Node(id) => match self.rlp_ref(id) {
-                Rlp::Hash(hash) => **hash,
-                Rlp::Node(rlp) => rlp
-                    .as_hash()
-                    .unwrap_or_else(|| crate::keccak256(rlp.as_slice())),
-            },
+            Child::Node(id) => self.rlp_ref(id).node_hash(),
         }
     }
 
