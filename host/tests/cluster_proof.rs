@@ -34,14 +34,14 @@ use cluster::{schema, Db};
 use prover::proof::{self, Proof, ProofError};
 use support::blocks;
 use support::cli::host;
-use support::cluster::{logging_worker, segment_task};
+use support::cluster::{logging_worker, segment_task, Worker};
 use support::pg::Pg;
 use support::planted::{copy_job, leaf_with_input, plant_wrap, refused_wait, submit};
 
 const BLOCK: &str = "devnet-small";
 const SEGMENT_MEMORY_MIB: &str = "1536";
 
-fn worker(url: &str, name: &str) -> std::process::Child {
+fn worker(url: &str, name: &str) -> Worker {
     logging_worker(url, &["--name", name, "--lease-secs", "10"])
 }
 

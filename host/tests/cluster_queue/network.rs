@@ -1,11 +1,11 @@
 //! The database as a network service: workers reconnect after a restart, TCP with a password
 //! that is never printed, workers in network namespaces of their own.
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::support::cli::host_output;
-use crate::support::cluster::{ready, scalar_i64, stop, wait_for, worker};
+use crate::support::cluster::{ready, scalar_i64, stop, wait_for, worker, Worker};
 use crate::support::pg::{Pg, PASSWORD};
 use cluster::submit::submit_probe;
 use cluster::Db;
@@ -15,7 +15,7 @@ fn workers_reconnect_when_the_database_restarts_mid_job() {
     let pg = Pg::start();
     let mut db = ready(&pg);
     let job = submit_probe(&mut db, "probe-restart", 12, 400, &[]).unwrap();
-    let workers: Vec<Child> = (0..2).map(|_| worker(&pg.url(), &[])).collect();
+    let workers: Vec<Worker> = (0..2).map(|_| worker(&pg.url(), &[])).collect();
     let started = Instant::now();
     while scalar_i64(
         &mut db,
@@ -87,17 +87,17 @@ fn workers_in_their_own_network_namespaces_reach_the_database_over_tcp() {
         .expect("no network namespaces here: `ip netns add` failed (run as root, with iproute2)");
     let mut db = ready(&pg);
     let job = submit_probe(&mut db, "probe-netns", 6, 100, &[]).unwrap();
-    let workers: Vec<Child> = (1..=2)
+    let workers: Vec<Worker> = (1..=2)
         .map(|i| {
             let (netns, url) = pg.worker_netns(i, PASSWORD);
-            Command::new("ip")
-                .args(["netns", "exec", &netns, env!("CARGO_BIN_EXE_host")])
-                .args(["cluster", "worker", "--db", &url, "--poll-secs", "0.2"])
-                .args(["--name", &format!("ns-{i}")])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .expect("start a worker in its namespace")
+            Worker::spawn(
+                Command::new("ip")
+                    .args(["netns", "exec", &netns, env!("CARGO_BIN_EXE_host")])
+                    .args(["cluster", "worker", "--db", &url, "--poll-secs", "0.2"])
+                    .args(["--name", &format!("ns-{i}")])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped()),
+            )
         })
         .collect();
     let end = wait_for(&mut db, job, Duration::from_secs(120));

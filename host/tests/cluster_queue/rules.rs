@@ -1,12 +1,11 @@
 //! The queue's rules: schema versions, dependency order across concurrent workers, a
 //! machine's shared memory budget, retries that fail a job with its error, a late completion.
 
-use std::process::Child;
 use std::time::{Duration, Instant};
 
 use crate::support::cli::host_output;
 use crate::support::cluster::{
-    finish, ready, scalar_i64, signal, status_tasks, stop, wait_for, worker,
+    finish, ready, scalar_i64, signal, status_tasks, stop, wait_for, worker, Worker,
 };
 use crate::support::pg::Pg;
 use cluster::submit::submit_probe;
@@ -44,7 +43,7 @@ fn three_workers_run_a_job_in_dependency_order() {
     // would show as a second attempt.
     let job = submit_probe(&mut db, "probe-a", 9, 150, &[]).unwrap();
     let second = submit_probe(&mut db, "probe-b", 5, 150, &[]).unwrap();
-    let workers: Vec<Child> = (0..3).map(|_| worker(&pg.url(), &[])).collect();
+    let workers: Vec<Worker> = (0..3).map(|_| worker(&pg.url(), &[])).collect();
     let end = wait_for(&mut db, job, Duration::from_secs(120));
     let end_second = wait_for(&mut db, second, Duration::from_secs(120));
     let logs: Vec<String> = workers.into_iter().map(stop).collect();
@@ -91,7 +90,7 @@ fn workers_of_one_machine_share_its_memory_budget() {
     // only one task at a time.
     let job = submit_probe(&mut db, "probe-budget", 8, 200, &[]).unwrap();
     let budget = ["--machine", "box", "--machine-memory-mib", "100"];
-    let workers: Vec<Child> = (0..3).map(|_| worker(&pg.url(), &budget)).collect();
+    let workers: Vec<Worker> = (0..3).map(|_| worker(&pg.url(), &budget)).collect();
     let end = wait_for(&mut db, job, Duration::from_secs(120));
     let logs: Vec<String> = workers.into_iter().map(stop).collect();
     assert_eq!(end.state, "done", "{end:?}\n{logs:?}");
@@ -111,7 +110,7 @@ fn workers_of_one_machine_share_its_memory_budget() {
     assert_eq!(on_box, end.tasks.len() as i64);
     // Two machines of that budget run two tasks at once.
     let job = submit_probe(&mut db, "probe-two-boxes", 8, 200, &[]).unwrap();
-    let workers: Vec<Child> = ["box-a", "box-a", "box-b", "box-b"]
+    let workers: Vec<Worker> = ["box-a", "box-a", "box-b", "box-b"]
         .iter()
         .map(|m| worker(&pg.url(), &["--machine", m, "--machine-memory-mib", "100"]))
         .collect();

@@ -1,6 +1,7 @@
 //! The queue tests' helpers: `host` and worker processes, a private database made ready, and
 //! waiting for a job to end.
 
+use std::ops::{Deref, DerefMut};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -31,27 +32,74 @@ fn worker_command(url: &str, extra: &[&str]) -> Command {
     command
 }
 
+/// A worker process that is killed when dropped: a test that fails (a panicking assertion)
+/// leaves no worker behind, reconnecting to its vanished database and writing into the next
+/// run's log.
+#[derive(Debug)]
+pub struct Worker(Option<Child>);
+
+impl Worker {
+    /// Starts `command` as a worker.
+    pub fn spawn(command: &mut Command) -> Self {
+        Self(Some(command.spawn().expect("start a worker")))
+    }
+
+    /// The process, no longer killed on drop.
+    fn into_child(mut self) -> Child {
+        self.0
+            .take()
+            .expect("a worker's process is taken only here")
+    }
+}
+
+impl Deref for Worker {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        self.0
+            .as_ref()
+            .expect("a worker's process is taken only on its way out")
+    }
+}
+
+impl DerefMut for Worker {
+    fn deref_mut(&mut self) -> &mut Child {
+        self.0
+            .as_mut()
+            .expect("a worker's process is taken only on its way out")
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 /// Starts a worker ([`worker_command`]) whose output the test reads ([`stop`], [`finish`]).
-pub fn worker(url: &str, extra: &[&str]) -> Child {
-    worker_command(url, extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start a worker")
+pub fn worker(url: &str, extra: &[&str]) -> Worker {
+    Worker::spawn(
+        worker_command(url, extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    )
 }
 
 /// Starts a worker ([`worker_command`]) whose log goes to the test's stderr as it runs (a long
 /// job shows its progress).
-pub fn logging_worker(url: &str, extra: &[&str]) -> Child {
-    worker_command(url, extra)
-        .stdout(Stdio::null())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start a worker")
+pub fn logging_worker(url: &str, extra: &[&str]) -> Worker {
+    Worker::spawn(
+        worker_command(url, extra)
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit()),
+    )
 }
 
 /// Kills a worker; returns what it printed.
-pub fn stop(mut child: Child) -> String {
+pub fn stop(worker: Worker) -> String {
+    let mut child = worker.into_child();
     let _ = child.kill();
     let output = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&output.stderr).into_owned();
@@ -60,8 +108,8 @@ pub fn stop(mut child: Child) -> String {
 }
 
 /// Waits for a worker to exit by itself, which it must do successfully.
-pub fn finish(child: Child) -> String {
-    let output = child.wait_with_output().unwrap();
+pub fn finish(worker: Worker) -> String {
+    let output = worker.into_child().wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&output.stderr).into_owned();
     println!("worker:\n{text}");
     assert!(output.status.success(), "the worker failed: {text}");
@@ -94,7 +142,7 @@ pub fn scalar_i64(db: &mut Db, sql: &str, job: i64) -> i64 {
 }
 
 /// Sends signal `name` to `child`.
-pub fn signal(child: &Child, name: &str) {
+pub fn signal(child: &Worker, name: &str) {
     let status = Command::new("kill")
         .args([&format!("-{name}"), &child.id().to_string()])
         .status()
