@@ -109,12 +109,93 @@ impl Trie<'_> {
     #[cfg(not(feature = "stock-keccak"))]
     fn hash_buffered(&self, id: NodeId, payload_length: usize) -> B256 {
         let mut buffer = NodeBuffer([core::mem::MaybeUninit::uninit(); NODE_BUFFER]);
-        let mut out = &mut buffer.0[..];
-        self.encode_node_with(id, payload_length, &mut out);
-        let len = NODE_BUFFER - out.len();
-        // SAFETY: `encode_node_with` wrote (initialised) the first `len` bytes through the writer.
+        let len = match self.patch_raw(id, payload_length, &mut buffer) {
+            Some(len) => len,
+            None => {
+                let mut out = &mut buffer.0[..];
+                self.encode_node_with(id, payload_length, &mut out);
+                NODE_BUFFER - out.len()
+            }
+        };
+        // SAFETY: `patch_raw` or `encode_node_with` wrote (initialised) the first `len` bytes.
         let rlp = unsafe { core::slice::from_raw_parts(buffer.0.as_ptr().cast::<u8>(), len) };
+        #[cfg(debug_assertions)]
+        {
+            let mut expected = Vec::new();
+            self.encode_node_with(id, payload_length, &mut expected);
+            debug_assert_eq!(rlp, &expected[..], "patched branch RLP");
+        }
         crate::keccak256(rlp)
+    }
+
+    /// A branch's RLP written into `buffer` as a copy of its witness RLP (`Node::raw`) with
+    /// only the changed child references rewritten; its length, or `None` where the layout
+    /// moved (a child emptied, filled or embedded) and the node must be encoded afresh.
+    ///
+    /// Encoding a branch afresh copies every child hash (a `memcpy` of 32 bytes to an odd
+    /// offset, ~57 instructions each), though most are the witness's own bytes: a rehashed
+    /// branch usually has one child changed. Every byte written is checked or rewritten: the
+    /// header is written, each slot's first byte is compared with the child's reference
+    /// (so every slot lies where the fresh encoding puts it), and a hash is kept only where it
+    /// is a view of the copied bytes at that very place; any other is written over.
+    #[cfg(not(feature = "stock-keccak"))]
+    fn patch_raw(
+        &self,
+        id: NodeId,
+        payload_length: usize,
+        buffer: &mut NodeBuffer,
+    ) -> Option<usize> {
+        let node = &self.nodes[id as usize];
+        let (Kind::Branch { children }, Some(raw)) = (&node.kind, node.raw) else {
+            return None;
+        };
+        let header = Header {
+            list: true,
+            payload_length,
+        };
+        let total = header.length_with_payload();
+        if raw.len() != total || total > NODE_BUFFER {
+            return None;
+        }
+        // SAFETY: `total <= NODE_BUFFER` bytes from `raw` (which holds `total`) into the
+        // buffer, a distinct local; the slice made of them is exactly what was initialised.
+        let buf = unsafe {
+            let dst = buffer.0.as_mut_ptr().cast::<u8>();
+            core::ptr::copy_nonoverlapping(raw.as_ptr(), dst, total);
+            core::slice::from_raw_parts_mut(dst, total)
+        };
+        let mut at = total - payload_length;
+        header.encode(&mut &mut buf[..at]);
+        for child in children {
+            let hash: &[u8] = match child {
+                Child::Empty => {
+                    if *buf.get(at)? != alloy_rlp::EMPTY_STRING_CODE {
+                        return None;
+                    }
+                    at += 1;
+                    continue;
+                }
+                Child::Hash(hash) => hash.as_slice(),
+                Child::Node(k) => match self.nodes[*k as usize].rlp.as_ref()? {
+                    Rlp::Hash(hash) => hash.as_slice(),
+                    Rlp::Node(rlp) if rlp.is_hash() => &rlp[1..],
+                    Rlp::Node(_) => return None,
+                },
+            };
+            let slot = buf.get_mut(at..at + 33)?;
+            if slot[0] != alloy_rlp::EMPTY_STRING_CODE + 32 {
+                return None;
+            }
+            if !core::ptr::eq(hash.as_ptr(), raw.as_ptr().wrapping_add(at + 1)) {
+                slot[1..].copy_from_slice(hash);
+            }
+            at += 33;
+        }
+        if at + 1 != total {
+            return None;
+        }
+        buf[at] = alloy_rlp::EMPTY_STRING_CODE;
+        Some(total)
     }
 
     fn ensure_child(&mut self, child: Child<'_>) {

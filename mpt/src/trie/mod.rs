@@ -59,6 +59,9 @@ struct Node<'s> {
     kind: Kind<'s>,
     /// The node's RLP reference while it is unchanged since last hashed or decoded.
     rlp: Option<Rlp<'s>>,
+    /// A branch's witness RLP, which its unchanged child hashes are views of: rehashed, the
+    /// branch starts from a copy of it and rewrites only what changed ([`encode`]).
+    raw: Option<&'s [u8]>,
 }
 
 /// A node's RLP reference.
@@ -306,6 +309,7 @@ impl<'s> Trie<'s> {
                     }
                 }
                 let id = self.push(Kind::Branch { children }, Some(rlp));
+                self.nodes[id as usize].raw = Some(bytes);
                 if inline {
                     // By reference: `into_iter` would move the 192-byte array first (a `memcpy`).
                     for (nibble, &r) in refs.iter().enumerate() {
@@ -337,7 +341,11 @@ impl<'s> Trie<'s> {
 
     fn push(&mut self, kind: Kind<'s>, rlp: Option<Rlp<'s>>) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).expect("trie arena exceeds u32::MAX nodes");
-        self.nodes.push(Node { kind, rlp });
+        self.nodes.push(Node {
+            kind,
+            rlp,
+            raw: None,
+        });
         id
     }
 }
