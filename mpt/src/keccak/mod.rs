@@ -26,6 +26,7 @@
 
 pub mod census;
 mod machine;
+pub mod memo;
 mod sponge;
 #[cfg(feature = "stock-keccak")]
 mod stock;
@@ -73,6 +74,22 @@ pub fn keccak256(data: impl AsRef<[u8]>) -> B256 {
     {
         B256::new(openvm_keccak256::keccak256(data.as_ref()))
     }
+}
+
+/// Keccak-256 of `data`, looked up first among the guest's recent short inputs
+/// ([`memo`]): for the hashes asked for again (mapping slots, bloom entries, storage keys,
+/// addresses). The idiomatic stock build and the host hash without it.
+#[inline]
+pub fn keccak256_memo(data: &[u8]) -> B256 {
+    #[cfg(all(target_os = "zkvm", not(feature = "stock-keccak")))]
+    {
+        static mut MEMO: memo::Memo = memo::Memo::new();
+        // SAFETY: the guest runs one thread, and this is `MEMO`'s only use: no other
+        // reference to it exists while this one lives.
+        unsafe { (*core::ptr::addr_of_mut!(MEMO)).hash(data, |input| keccak256(input)) }
+    }
+    #[cfg(not(all(target_os = "zkvm", not(feature = "stock-keccak"))))]
+    keccak256(data)
 }
 
 /// Keccak-256 of `value`'s RLP: streamed into the sponge, or, in the idiomatic stock build,
@@ -132,7 +149,7 @@ pub unsafe fn xorin(state: *mut u8, input: *const u8, len: usize) {
 pub unsafe extern "C" fn native_keccak256(bytes: *const u8, len: usize, output: *mut u8) {
     // SAFETY: the caller guarantees `bytes` is valid for `len` bytes.
     let input = unsafe { core::slice::from_raw_parts(bytes, len) };
-    let hash = keccak256(input);
+    let hash = keccak256_memo(input);
     // SAFETY: the caller guarantees `output` is valid for 32 bytes; `hash` is a local.
     unsafe { core::ptr::copy_nonoverlapping(hash.0.as_ptr(), output, 32) };
 }

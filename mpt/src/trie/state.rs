@@ -1,6 +1,7 @@
 //! Ethereum's state: the account trie, and one storage trie per account, opened lazily.
 //!
-//! Keys are hashed through the sponge: `keccak256(address)` (20 bytes) for accounts,
+//! Keys are hashed through the sponge (and the guest's memo of short hashes, `keccak::memo`):
+//! `keccak256(address)` (20 bytes) for accounts,
 //! `keccak256(slot)` (32 bytes) for storage. An account leaf is
 //! `rlp([nonce, balance, storage_root, code_hash])`; a storage leaf is `rlp(value)`, and a zero
 //! value is no leaf at all.
@@ -13,7 +14,7 @@ use alloy_trie::{TrieAccount, EMPTY_ROOT_HASH};
 
 use super::{Trie, WitnessStore};
 use crate::error::TrieError;
-use crate::keccak256;
+use crate::keccak::keccak256_memo;
 
 /// Nodes a storage trie has room for before its arena grows. Growing copies the arena, and a
 /// busy contract's trie decodes hundreds of nodes; room never used is never touched (the
@@ -54,7 +55,7 @@ impl<'s> StateTrie<'s> {
         match self.last_address {
             Some((last, hash)) if last == address => hash,
             _ => {
-                let hash = keccak256(address);
+                let hash = keccak256_memo(address.as_slice());
                 self.last_address = Some((address, hash));
                 hash
             }
@@ -86,7 +87,7 @@ impl<'s> StateTrie<'s> {
     /// Storage `slot` of the account at `address` (zero when absent).
     pub fn storage(&mut self, address: Address, slot: U256) -> Result<U256, TrieError> {
         let hashed_address = self.hash_address(address);
-        self.storage_by_hash(hashed_address, keccak256(slot.to_be_bytes::<32>()))
+        self.storage_by_hash(hashed_address, keccak256_memo(&slot.to_be_bytes::<32>()))
     }
 
     /// Storage value by hashed address and hashed slot.
@@ -135,7 +136,7 @@ impl<'s> StateTrie<'s> {
         value: U256,
     ) -> Result<(), TrieError> {
         let hashed_address = self.hash_address(address);
-        let key = keccak256(slot.to_be_bytes::<32>());
+        let key = keccak256_memo(&slot.to_be_bytes::<32>());
         let (trie, dirty) = self.storage_trie(hashed_address)?;
         *dirty = true;
         let result = if value.is_zero() {
@@ -223,7 +224,7 @@ impl<'s> StateTrie<'s> {
     ) -> Result<Vec<Vec<u8>>, TrieError> {
         self.root()?;
         let hashed_address = self.hash_address(address);
-        let key = keccak256(slot.to_be_bytes::<32>());
+        let key = keccak256_memo(&slot.to_be_bytes::<32>());
         let (trie, _) = self.storage_trie(hashed_address)?;
         trie.proof(key.as_slice())
             .map_err(|e| in_storage(hashed_address, e))
