@@ -91,8 +91,14 @@ impl<'s> Trie<'s> {
         let Some(id) = self.resolve(child, key, depth)? else {
             return Ok((self.leaf(key.slice(depth..), value), true));
         };
+        let shape = self.shape(id);
+        if let Shape::Branch = shape {
+            return self.insert_below(id, key, depth, value);
+        }
+        // Not computed for a branch: a slice of the key is a 256-bit shift (0.8% of 24171384's
+        // instructions when every level of every insert took it).
         let rest = key.slice(depth..);
-        match self.shape(id) {
+        match shape {
             Shape::Leaf(path) if path == rest => {
                 let node = &mut self.nodes[id as usize];
                 let Kind::Leaf { value: old, .. } = &mut node.kind else {
@@ -145,19 +151,28 @@ impl<'s> Trie<'s> {
                 );
                 Ok((self.extend(rest.slice(..common), branch), true))
             }
-            Shape::Branch => {
-                let Some(nibble) = key.get(depth) else {
-                    return Err(key_length(key, depth));
-                };
-                let slot = *self.child_slot(id, Some(nibble));
-                let (new, changed) = self.insert_at(slot, key, depth + 1, value)?;
-                *self.child_slot(id, Some(nibble)) = new;
-                if changed {
-                    self.nodes[id as usize].rlp = None;
-                }
-                Ok((Child::Node(id), changed))
-            }
+            Shape::Branch => unreachable!("a branch is inserted below, above"),
         }
+    }
+
+    /// [`Trie::insert_at`] under branch `id`: into the child at the key's next nibble.
+    fn insert_below(
+        &mut self,
+        id: NodeId,
+        key: &Nibbles,
+        depth: usize,
+        value: Cow<'s, [u8]>,
+    ) -> Result<(Child<'s>, bool), TrieError> {
+        let Some(nibble) = key.get(depth) else {
+            return Err(key_length(key, depth));
+        };
+        let slot = *self.child_slot(id, Some(nibble));
+        let (new, changed) = self.insert_at(slot, key, depth + 1, value)?;
+        *self.child_slot(id, Some(nibble)) = new;
+        if changed {
+            self.nodes[id as usize].rlp = None;
+        }
+        Ok((Child::Node(id), changed))
     }
 
     fn delete_at(
