@@ -61,6 +61,8 @@ impl<DB: Database + StorageProbe> BlockEvm<DB> {
         let mut inner = ctx.build_mainnet();
         // `JUMP` and `JUMPI` that analyse a witness code on its first jump.
         jumps::install(&mut inner.instruction);
+        // `SWAP1`..`SWAP16` moving words, not bytes.
+        crate::swaps::install(&mut inner.instruction);
         Self { inner }
     }
 }

@@ -37,6 +37,7 @@ pub mod jumps;
 pub mod memcmp;
 pub mod public;
 pub mod standard;
+pub mod swaps;
 pub mod validate;
 pub mod verdict;
 pub mod witness;
