@@ -211,11 +211,19 @@ fn decode_with<'a, const SLOTS: bool>(
                     payload: &raw[1..],
                 }
             }
-            0x80 if SLOTS && count < 16 && count > 1 => {
-                payload = &payload[1..];
-                children[count] = ChildRef::Empty;
-                count += 1;
-                continue;
+            0x80 if SLOTS => {
+                let (raw, rest) = payload.split_at(1);
+                payload = rest;
+                if count < 16 && count > 1 {
+                    children[count] = ChildRef::Empty;
+                    count += 1;
+                    continue;
+                }
+                Item {
+                    raw,
+                    list: false,
+                    payload: &raw[1..],
+                }
             }
             _ => next_item(&mut payload)?,
         };
