@@ -138,6 +138,47 @@ pub fn refuse(verdict: crate::Verdict, reason: &dyn core::fmt::Display) -> ! {
     unreachable!("terminated")
 }
 
+/// The witness's items, packed one after another in a region of their own.
+///
+/// Each item read into its own allocation lies among whatever the guest allocated since the
+/// last one (revm's state and journal, the tries' tables), so the pages that hold items hold
+/// those too, and the other way round. Packed, the items fill their pages, and so do the rest:
+/// 0.30% and 0.49% fewer main cells on 24171384 and 21882667 (`host bench`), for the same
+/// instructions.
+#[cfg(target_os = "zkvm")]
+mod items {
+    use core::mem::MaybeUninit;
+
+    /// Address space reserved for items; never touched until written (the bump allocator
+    /// hands out address space). An item that no longer fits gets its own allocation.
+    const REGION: usize = 64 << 20;
+
+    static mut NEXT: usize = 0;
+    static mut END: usize = 0;
+
+    /// `capacity` bytes (a multiple of four) on a word boundary, for the rest of the run.
+    pub(super) fn take(capacity: usize) -> &'static mut [MaybeUninit<u8>] {
+        // SAFETY: the guest runs one thread; `NEXT..END` is a leaked allocation's unused
+        // rest, handed out once each, in order, so no two buffers overlap.
+        unsafe {
+            if END == 0 {
+                let region = alloc::vec::Vec::<u32>::with_capacity(REGION / 4).leak();
+                NEXT = region.as_mut_ptr() as usize;
+                END = NEXT + REGION;
+            }
+            if END - NEXT < capacity {
+                let mut own = alloc::vec::Vec::<u32>::with_capacity(capacity.div_ceil(4));
+                let at = own.as_mut_ptr().cast::<MaybeUninit<u8>>();
+                core::mem::forget(own);
+                return core::slice::from_raw_parts_mut(at, capacity);
+            }
+            let at = NEXT;
+            NEXT += capacity;
+            core::slice::from_raw_parts_mut(at as *mut MaybeUninit<u8>, capacity)
+        }
+    }
+}
+
 /// Reads the next input item with `padding` zero bytes after it, in one allocation: the hint
 /// writes the item's words straight into a buffer with room for the padding (`read_vec` would
 /// size it exactly, and padding it after would copy it). A length no item can have ends the
@@ -154,14 +195,20 @@ fn read_item(padding: usize) -> Item {
             )
         };
         let (len, words) = (len as usize, len.div_ceil(4) as usize);
-        let mut buffer: alloc::vec::Vec<u8> = alloc::vec::Vec::with_capacity(capacity as usize);
-        openvm_rv32im_guest::hint_buffer_chunked(buffer.as_mut_ptr(), words);
-        // SAFETY: the hint wrote `words` whole words from the buffer's start, and
-        // `len <= 4 * words <= capacity` (checked, without wrapping, by `item_capacity`).
-        unsafe { buffer.set_len(len) };
-        buffer.resize(len + padding, 0);
+        let buffer = items::take(capacity as usize);
+        openvm_rv32im_guest::hint_buffer_chunked(buffer.as_mut_ptr().cast::<u8>(), words);
+        // The hint wrote whole words: the last one's bytes after `len` are the prover's, and
+        // the padding must be zeros.
+        for byte in &mut buffer[len..len + padding] {
+            byte.write(0);
+        }
+        // SAFETY: the hint wrote `words` whole words from the buffer's start, and the loop the
+        // padding: the first `len + padding <= 4 * words + padding == capacity` bytes are
+        // initialised (`item_capacity`).
+        let bytes: &'static [u8] =
+            unsafe { core::slice::from_raw_parts(buffer.as_ptr().cast::<u8>(), len + padding) };
         Item {
-            buffer: alloy_primitives::Bytes::from_static(buffer.leak()),
+            buffer: alloy_primitives::Bytes::from_static(bytes),
             len,
         }
     }
