@@ -33,8 +33,8 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
     );
     println!("24171384 (ours): {insns} instructions, {cells} main cells, {memory} memory bytes, {segments} segments");
     // Where the cells go: the AIRs' cells add up to the run's, each is rows × width, and the
-    // keccak chips saw the block's permutations (24 rows each: 21,962 of them since the trie
-    // remembers the last address it hashed).
+    // keccak chips saw the block's permutations (24 rows each: 21,067 of them since a memo
+    // answers short inputs hashed again, `mpt::keccak::memo`; 21,964 without it).
     let airs = ours.airs.as_ref().unwrap();
     assert_eq!(airs.iter().map(|a| a.main_cells).sum::<u64>(), cells);
     assert!(airs.iter().all(|a| a.main_cells == a.rows * a.width));
@@ -44,7 +44,7 @@ fn block_24171384_runs_in_the_vm_with_both_keccaks() {
     let keccakf = airs.iter().find(|a| a.name == "KeccakfOpAir").unwrap();
     let perm = airs.iter().find(|a| a.name == "KeccakfPermAir").unwrap();
     assert_eq!(perm.rows, 24 * keccakf.rows);
-    assert!((21_500..22_500).contains(&keccakf.rows), "{}", keccakf.rows);
+    assert!((20_800..21_300).contains(&keccakf.rows), "{}", keccakf.rows);
     // Every segment but the last ended at a limit OpenVM named; the last, with the program.
     use prover::vm::SegmentEnd;
     let (last, cut) = per_segment.split_last().unwrap();
