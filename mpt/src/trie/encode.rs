@@ -76,10 +76,16 @@ impl Trie<'_> {
     }
 
     fn compute_rlp(&mut self, id: NodeId) -> RlpNode {
+        #[cfg(not(feature = "stock-keccak"))]
+        if let Some(hash) = self.hash_patched(id) {
+            return RlpNode::word_rlp(&hash);
+        }
         match self.nodes[id as usize].kind {
             Kind::Leaf { .. } => {}
             Kind::Extension { child, .. } => self.ensure_child(child),
-            Kind::Branch { children } => children.into_iter().for_each(|c| self.ensure_child(c)),
+            Kind::Branch { children, .. } => {
+                children.into_iter().for_each(|c| self.ensure_child(c))
+            }
         }
         let payload_length = self.payload_len(id);
         let header = Header {
@@ -95,7 +101,14 @@ impl Trie<'_> {
         } else {
             #[cfg(not(feature = "stock-keccak"))]
             if header.length_with_payload() <= NODE_BUFFER {
-                return RlpNode::word_rlp(&self.hash_buffered(id, payload_length));
+                let mut buffer = NodeBuffer([core::mem::MaybeUninit::uninit(); NODE_BUFFER]);
+                let mut out = &mut buffer.0[..];
+                self.encode_node_with(id, payload_length, &mut out);
+                let len = NODE_BUFFER - out.len();
+                // SAFETY: `encode_node_with` wrote (initialised) the first `len` bytes.
+                let rlp =
+                    unsafe { core::slice::from_raw_parts(buffer.0.as_ptr().cast::<u8>(), len) };
+                return RlpNode::word_rlp(&crate::keccak256(rlp));
             }
             let mut sponge = Keccak256::with_capacity(header.length_with_payload());
             self.encode_node_with(id, payload_length, &mut sponge);
@@ -103,58 +116,83 @@ impl Trie<'_> {
         }
     }
 
-    /// The node's keccak, its RLP written into an aligned stack buffer first and then hashed
-    /// in one pass: a branch streamed into the sponge is 18 small absorbs, 16 of them at
-    /// unaligned offsets that the sponge stages.
+    /// A branch decoded from the witness, hashed as a copy of its witness RLP with only the
+    /// changed child references rewritten ([`Trie::patch_raw`]); `None` for any other node, or
+    /// where the layout moved and the node must be encoded afresh.
+    ///
+    /// Only the children whose subtree was written (the branch's `changed` bits) are read and
+    /// rehashed: an unchanged decoded child's reference is the witness's own bytes at its
+    /// slot, so its arena node (its memory page, which the prover pays for per segment) is
+    /// not touched at all.
     #[cfg(not(feature = "stock-keccak"))]
-    fn hash_buffered(&self, id: NodeId, payload_length: usize) -> B256 {
-        let mut buffer = NodeBuffer([core::mem::MaybeUninit::uninit(); NODE_BUFFER]);
-        let len = match self.patch_raw(id, payload_length, &mut buffer) {
-            Some(len) => len,
-            None => {
-                let mut out = &mut buffer.0[..];
-                self.encode_node_with(id, payload_length, &mut out);
-                NODE_BUFFER - out.len()
-            }
+    fn hash_patched(&mut self, id: NodeId) -> Option<B256> {
+        let Kind::Branch {
+            raw: Some(raw),
+            mut changed,
+            ..
+        } = self.nodes[id as usize].kind
+        else {
+            return None;
         };
-        // SAFETY: `patch_raw` or `encode_node_with` wrote (initialised) the first `len` bytes.
+        if !(32..=NODE_BUFFER).contains(&raw.len()) {
+            return None;
+        }
+        let bits = changed;
+        while changed != 0 {
+            let nibble = changed.trailing_zeros() as usize;
+            changed &= changed - 1;
+            if let Kind::Branch { children, .. } = &self.nodes[id as usize].kind {
+                let child = children[nibble];
+                self.ensure_child(child);
+            }
+        }
+        let mut buffer = NodeBuffer([core::mem::MaybeUninit::uninit(); NODE_BUFFER]);
+        let len = self.patch_raw(id, raw, bits, &mut buffer)?;
+        // SAFETY: `patch_raw` wrote (initialised) the first `len` bytes.
         let rlp = unsafe { core::slice::from_raw_parts(buffer.0.as_ptr().cast::<u8>(), len) };
         #[cfg(debug_assertions)]
         {
             let mut expected = Vec::new();
-            self.encode_node_with(id, payload_length, &mut expected);
+            self.encode_node(id, &mut expected);
             debug_assert_eq!(rlp, &expected[..], "patched branch RLP");
         }
-        crate::keccak256(rlp)
+        Some(crate::keccak256(rlp))
     }
 
-    /// A branch's RLP written into `buffer` as a copy of its witness RLP (`Node::raw`) with
-    /// only the changed child references rewritten; its length, or `None` where the layout
-    /// moved (a child emptied, filled or embedded) and the node must be encoded afresh.
+    /// Branch `id`'s RLP written into `buffer` as a copy of its witness RLP `raw`, with only
+    /// the changed child references rewritten; its length, or `None` where the layout moved (a
+    /// child emptied, filled or embedded) and the node must be encoded afresh.
     ///
     /// Encoding a branch afresh copies every child hash (a `memcpy` of 32 bytes to an odd
     /// offset, ~57 instructions each), though most are the witness's own bytes: a rehashed
-    /// branch usually has one child changed. Every byte written is checked or rewritten: the
-    /// header is written, each slot's first byte is compared with the child's reference
-    /// (so every slot lies where the fresh encoding puts it), and a hash is kept only where it
-    /// is a view of the copied bytes at that very place; any other is written over.
+    /// branch usually has one child changed. Every byte written is checked or rewritten. The
+    /// slots are walked in step with the fresh encoding: each slot's first byte is compared
+    /// with the child's reference, so every slot lies where the fresh encoding puts it (and
+    /// where the decoder found slot `i` in `raw`). A hash is kept only where it is a view of
+    /// the copied bytes at that very place, or where the child was decoded from that very
+    /// place and nothing under it changed since (`changed`'s bit clear); any other is
+    /// written over. The header is written last, from the payload length walked.
     #[cfg(not(feature = "stock-keccak"))]
     fn patch_raw(
         &self,
         id: NodeId,
-        payload_length: usize,
+        raw: &[u8],
+        changed: u16,
         buffer: &mut NodeBuffer,
     ) -> Option<usize> {
-        let node = &self.nodes[id as usize];
-        let (Kind::Branch { children }, Some(raw)) = (&node.kind, node.raw) else {
+        let Kind::Branch { children, .. } = &self.nodes[id as usize].kind else {
             return None;
         };
-        let header = Header {
-            list: true,
-            payload_length,
+        let total = raw.len();
+        // Where the decoder found the first slot: after a short or a 1- or 2-byte-long list
+        // header (a branch of hashes is 56..=532 bytes).
+        let start = match *raw.first()? {
+            0xc0..=0xf7 => 1,
+            0xf8 => 2,
+            0xf9 => 3,
+            _ => return None,
         };
-        let total = header.length_with_payload();
-        if raw.len() != total || total > NODE_BUFFER {
+        if total > NODE_BUFFER {
             return None;
         }
         // SAFETY: `total <= NODE_BUFFER` bytes from `raw` (which holds `total`) into the
@@ -164,9 +202,8 @@ impl Trie<'_> {
             core::ptr::copy_nonoverlapping(raw.as_ptr(), dst, total);
             core::slice::from_raw_parts_mut(dst, total)
         };
-        let mut at = total - payload_length;
-        header.encode(&mut &mut buf[..at]);
-        for child in children {
+        let mut at = start;
+        for (nibble, child) in children.iter().enumerate() {
             let hash: &[u8] = match child {
                 Child::Empty => {
                     if *buf.get(at)? != alloy_rlp::EMPTY_STRING_CODE {
@@ -176,6 +213,14 @@ impl Trie<'_> {
                     continue;
                 }
                 Child::Hash(hash) => hash.as_slice(),
+                // Decoded from this slot's hash, and unchanged below: that hash, kept.
+                Child::Node(_) if changed & (1 << nibble) == 0 => {
+                    if *buf.get(at)? != alloy_rlp::EMPTY_STRING_CODE + 32 {
+                        return None;
+                    }
+                    at += 33;
+                    continue;
+                }
                 Child::Node(k) => match self.nodes[*k as usize].rlp.as_ref()? {
                     Rlp::Hash(hash) => hash.as_slice(),
                     Rlp::Node(rlp) if rlp.is_hash() => &rlp[1..],
@@ -195,6 +240,14 @@ impl Trie<'_> {
             return None;
         }
         buf[at] = alloy_rlp::EMPTY_STRING_CODE;
+        let header = Header {
+            list: true,
+            payload_length: total - start,
+        };
+        if header.length() != start {
+            return None;
+        }
+        header.encode(&mut &mut buf[..start]);
         Some(total)
     }
 
@@ -220,7 +273,7 @@ impl Trie<'_> {
         match &self.nodes[id as usize].kind {
             Kind::Leaf { path, value } => path_len(path) + value.as_ref().length(),
             Kind::Extension { path, child } => path_len(path) + self.child_len(child),
-            Kind::Branch { children } => {
+            Kind::Branch { children, .. } => {
                 children.iter().map(|c| self.child_len(c)).sum::<usize>() + 1
             }
         }
@@ -263,7 +316,7 @@ impl Trie<'_> {
                 encode_path(path, false, out);
                 self.encode_child(child, out);
             }
-            Kind::Branch { children } => {
+            Kind::Branch { children, .. } => {
                 for child in children {
                     self.encode_child(child, out);
                 }
@@ -292,7 +345,7 @@ impl Trie<'_> {
             match &node.kind {
                 Kind::Leaf { .. } => {}
                 Kind::Extension { child, .. } => stack.extend(node_id(child)),
-                Kind::Branch { children } => stack.extend(children.iter().filter_map(node_id)),
+                Kind::Branch { children, .. } => stack.extend(children.iter().filter_map(node_id)),
             }
         }
         out

@@ -51,7 +51,17 @@ enum Child<'s> {
 enum Kind<'s> {
     Leaf { path: Nibbles, value: Cow<'s, [u8]> },
     Extension { path: Nibbles, child: Child<'s> },
-    Branch { children: [Child<'s>; 16] },
+    Branch {
+        children: [Child<'s>; 16],
+        /// The branch's witness RLP, which its unchanged child hashes are views of: rehashed,
+        /// the branch starts from a copy of it and rewrites only what changed ([`encode`]).
+        raw: Option<&'s [u8]>,
+        /// One bit per slot whose subtree was written since the branch was decoded: a decoded
+        /// child whose bit is clear still hashes to the reference in `raw` at its slot, so a
+        /// rehash need not read it. Never cleared (a rewritten child's new hash differs from
+        /// `raw`'s for good).
+        changed: u16,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -59,9 +69,6 @@ struct Node<'s> {
     kind: Kind<'s>,
     /// The node's RLP reference while it is unchanged since last hashed or decoded.
     rlp: Option<Rlp<'s>>,
-    /// A branch's witness RLP, which its unchanged child hashes are views of: rehashed, the
-    /// branch starts from a copy of it and rewrites only what changed ([`encode`]).
-    raw: Option<&'s [u8]>,
 }
 
 /// A node's RLP reference.
@@ -209,7 +216,7 @@ impl<'s> Trie<'s> {
                     depth += path.len();
                     (*child, None)
                 }
-                Kind::Branch { children } => {
+                Kind::Branch { children, .. } => {
                     let Some(nibble) = key.get(depth) else {
                         return Err(key_length(&key, depth));
                     };
@@ -243,7 +250,7 @@ impl<'s> Trie<'s> {
     fn child_slot(&mut self, id: NodeId, slot: Option<u8>) -> &mut Child<'s> {
         match (&mut self.nodes[id as usize].kind, slot) {
             (Kind::Extension { child, .. }, None) => child,
-            (Kind::Branch { children }, Some(nibble)) => &mut children[nibble as usize],
+            (Kind::Branch { children, .. }, Some(nibble)) => &mut children[nibble as usize],
             _ => unreachable!("child slot of a leaf"),
         }
     }
@@ -308,8 +315,12 @@ impl<'s> Trie<'s> {
                         ChildRef::Inline(_) => inline = true,
                     }
                 }
-                let id = self.push(Kind::Branch { children }, Some(rlp));
-                self.nodes[id as usize].raw = Some(bytes);
+                let branch = Kind::Branch {
+                    children,
+                    raw: Some(bytes),
+                    changed: 0,
+                };
+                let id = self.push(branch, Some(rlp));
                 if inline {
                     // By reference: `into_iter` would move the 192-byte array first (a `memcpy`).
                     for (nibble, &r) in refs.iter().enumerate() {
@@ -317,7 +328,7 @@ impl<'s> Trie<'s> {
                             continue;
                         }
                         let child = self.push_ref(r)?;
-                        if let Kind::Branch { children } = &mut self.nodes[id as usize].kind {
+                        if let Kind::Branch { children, .. } = &mut self.nodes[id as usize].kind {
                             children[nibble] = child;
                         }
                     }
@@ -341,11 +352,7 @@ impl<'s> Trie<'s> {
 
     fn push(&mut self, kind: Kind<'s>, rlp: Option<Rlp<'s>>) -> NodeId {
         let id = NodeId::try_from(self.nodes.len()).expect("trie arena exceeds u32::MAX nodes");
-        self.nodes.push(Node {
-            kind,
-            rlp,
-            raw: None,
-        });
+        self.nodes.push(Node { kind, rlp });
         id
     }
 }

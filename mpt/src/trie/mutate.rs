@@ -60,6 +60,16 @@ impl<'s> Trie<'s> {
         node.rlp = None;
     }
 
+    /// Branch `id`'s child at `nibble` was rewritten: the branch's hash is stale, and so is
+    /// its witness RLP's reference at that slot.
+    fn slot_changed(&mut self, id: NodeId, nibble: u8) {
+        let node = &mut self.nodes[id as usize];
+        if let Kind::Branch { changed, .. } = &mut node.kind {
+            *changed |= 1 << nibble;
+        }
+        node.rlp = None;
+    }
+
     fn leaf(&mut self, path: Nibbles, value: Cow<'s, [u8]>) -> Child<'s> {
         Child::Node(self.push(Kind::Leaf { path, value }, None))
     }
@@ -78,7 +88,12 @@ impl<'s> Trie<'s> {
         let mut children = [Child::Empty; 16];
         children[a.0 as usize] = a.1;
         children[b.0 as usize] = b.1;
-        Child::Node(self.push(Kind::Branch { children }, None))
+        let branch = Kind::Branch {
+            children,
+            raw: None,
+            changed: u16::MAX,
+        };
+        Child::Node(self.push(branch, None))
     }
 
     fn insert_at(
@@ -170,7 +185,7 @@ impl<'s> Trie<'s> {
         let (new, changed) = self.insert_at(slot, key, depth + 1, value)?;
         *self.child_slot(id, Some(nibble)) = new;
         if changed {
-            self.nodes[id as usize].rlp = None;
+            self.slot_changed(id, nibble);
         }
         Ok((Child::Node(id), changed))
     }
@@ -227,8 +242,8 @@ impl<'s> Trie<'s> {
                 if !removed {
                     return Ok((Child::Node(id), false));
                 }
-                self.nodes[id as usize].rlp = None;
-                let Kind::Branch { children } = &self.nodes[id as usize].kind else {
+                self.slot_changed(id, nibble);
+                let Kind::Branch { children, .. } = &self.nodes[id as usize].kind else {
                     unreachable!()
                 };
                 let mut left = children

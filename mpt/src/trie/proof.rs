@@ -37,7 +37,7 @@ impl Trie<'_> {
                     depth += path.len();
                     (*child, None)
                 }
-                Kind::Branch { children } => match key.get(depth) {
+                Kind::Branch { children, .. } => match key.get(depth) {
                     Some(nibble) => {
                         depth += 1;
                         (children[nibble as usize], Some(nibble))
