@@ -84,7 +84,7 @@ impl Trie<'_> {
             Kind::Leaf { .. } => {}
             Kind::Extension { child, .. } => self.ensure_child(child),
             Kind::Branch { children, .. } => {
-                children.into_iter().for_each(|c| self.ensure_child(c))
+                children.into_iter().for_each(|c| self.ensure_child(c.get()))
             }
         }
         let payload_length = self.payload_len(id);
@@ -142,7 +142,7 @@ impl Trie<'_> {
             let nibble = changed.trailing_zeros() as usize;
             changed &= changed - 1;
             if let Kind::Branch { children, .. } = &self.nodes[id as usize].kind {
-                let child = children[nibble];
+                let child = children[nibble].get();
                 self.ensure_child(child);
             }
         }
@@ -204,7 +204,7 @@ impl Trie<'_> {
         };
         let mut at = start;
         for (nibble, child) in children.iter().enumerate() {
-            let hash: &[u8] = match child {
+            let hash: &[u8] = match child.get() {
                 Child::Empty => {
                     if *buf.get(at)? != alloy_rlp::EMPTY_STRING_CODE {
                         return None;
@@ -221,7 +221,7 @@ impl Trie<'_> {
                     at += 33;
                     continue;
                 }
-                Child::Node(k) => match self.nodes[*k as usize].rlp.as_ref()? {
+                Child::Node(k) => match self.nodes[k as usize].rlp.as_ref()? {
                     Rlp::Hash(hash) => hash.as_slice(),
                     Rlp::Node(rlp) if rlp.is_hash() => &rlp[1..],
                     Rlp::Node(_) => return None,
@@ -274,7 +274,7 @@ impl Trie<'_> {
             Kind::Leaf { path, value } => path_len(path) + value.as_ref().length(),
             Kind::Extension { path, child } => path_len(path) + self.child_len(child),
             Kind::Branch { children, .. } => {
-                children.iter().map(|c| self.child_len(c)).sum::<usize>() + 1
+                children.iter().map(|c| self.child_len(&c.get())).sum::<usize>() + 1
             }
         }
     }
@@ -318,7 +318,7 @@ impl Trie<'_> {
             }
             Kind::Branch { children, .. } => {
                 for child in children {
-                    self.encode_child(child, out);
+                    self.encode_child(&child.get(), out);
                 }
                 out.put_u8(alloy_rlp::EMPTY_STRING_CODE);
             }
@@ -345,7 +345,7 @@ impl Trie<'_> {
             match &node.kind {
                 Kind::Leaf { .. } => {}
                 Kind::Extension { child, .. } => stack.extend(node_id(child)),
-                Kind::Branch { children, .. } => stack.extend(children.iter().filter_map(node_id)),
+                Kind::Branch { children, .. } => stack.extend(children.iter().filter_map(|c| node_id(&c.get()))),
             }
         }
         out

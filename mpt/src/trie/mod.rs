@@ -18,6 +18,7 @@ mod mutate;
 pub mod node;
 mod orphan;
 mod proof;
+mod slot;
 mod state;
 pub mod store;
 mod walk;
@@ -30,6 +31,7 @@ use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 
 use crate::error::{NibblePath, TrieError};
 use node::Shape;
+use slot::Slot;
 pub use node::{ChildRef, RawNode};
 pub use state::StateTrie;
 pub use store::{Item, WitnessStore};
@@ -52,7 +54,7 @@ enum Kind<'s> {
     Leaf { path: Nibbles, value: Cow<'s, [u8]> },
     Extension { path: Nibbles, child: Child<'s> },
     Branch {
-        children: [Child<'s>; 16],
+        children: [Slot<'s>; 16],
         /// The branch's witness RLP, which its unchanged child hashes are views of: rehashed,
         /// the branch starts from a copy of it and rewrites only what changed ([`encode`]).
         raw: Option<&'s [u8]>,
@@ -221,14 +223,14 @@ impl<'s> Trie<'s> {
                         return Err(key_length(&key, depth));
                     };
                     depth += 1;
-                    (children[nibble as usize], Some(nibble))
+                    (children[nibble as usize].get(), Some(nibble))
                 }
             };
             let (child, slot) = next;
             let Some(child_id) = self.resolve(child, &key, depth)? else {
                 return Ok(None);
             };
-            *self.child_slot(id, slot) = Child::Node(child_id);
+            self.set_child(id, slot, Child::Node(child_id));
             id = child_id;
         }
         match &self.nodes[id as usize].kind {
@@ -247,10 +249,21 @@ impl<'s> Trie<'s> {
     }
 
     /// The parent's reference to a child: an extension's (`slot == None`) or a branch's.
-    fn child_slot(&mut self, id: NodeId, slot: Option<u8>) -> &mut Child<'s> {
+    fn child_at(&self, id: NodeId, slot: Option<u8>) -> Child<'s> {
+        match (&self.nodes[id as usize].kind, slot) {
+            (Kind::Extension { child, .. }, None) => *child,
+            (Kind::Branch { children, .. }, Some(nibble)) => children[nibble as usize].get(),
+            _ => unreachable!("child slot of a leaf"),
+        }
+    }
+
+    /// Sets the parent's reference to a child ([`Trie::child_at`]).
+    fn set_child(&mut self, id: NodeId, slot: Option<u8>, new: Child<'s>) {
         match (&mut self.nodes[id as usize].kind, slot) {
-            (Kind::Extension { child, .. }, None) => child,
-            (Kind::Branch { children, .. }, Some(nibble)) => &mut children[nibble as usize],
+            (Kind::Extension { child, .. }, None) => *child = new,
+            (Kind::Branch { children, .. }, Some(nibble)) => {
+                children[nibble as usize] = Slot::new(new)
+            }
             _ => unreachable!("child slot of a leaf"),
         }
     }
@@ -306,12 +319,12 @@ impl<'s> Trie<'s> {
             Shape::Branch => {
                 // Hashes and empty slots go into the node as it is pushed; only an inline
                 // child (rare: a node under 32 bytes) is decoded after its parent, as before.
-                let mut children = [Child::Empty; 16];
+                let mut children = [Slot::EMPTY; 16];
                 let mut inline = false;
                 for (slot, r) in children.iter_mut().zip(&refs) {
                     match *r {
                         ChildRef::Empty => {}
-                        ChildRef::Hash(hash) => *slot = Child::Hash(hash),
+                        ChildRef::Hash(hash) => *slot = Slot::new(Child::Hash(hash)),
                         ChildRef::Inline(_) => inline = true,
                     }
                 }
@@ -328,9 +341,7 @@ impl<'s> Trie<'s> {
                             continue;
                         }
                         let child = self.push_ref(r)?;
-                        if let Kind::Branch { children, .. } = &mut self.nodes[id as usize].kind {
-                            children[nibble] = child;
-                        }
+                        self.set_child(id, Some(nibble as u8), child);
                     }
                 }
                 return Ok(id);

@@ -13,7 +13,7 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use alloy_trie::Nibbles;
 
-use super::{join_path, key_length, unpack, Child, Kind, NodeId, Trie};
+use super::{join_path, key_length, unpack, Child, Kind, NodeId, Slot, Trie};
 use crate::error::TrieError;
 
 /// A cheap copy of a node's shape, taken before the arena is mutated.
@@ -85,9 +85,9 @@ impl<'s> Trie<'s> {
 
     /// A branch holding two children at two different nibbles.
     fn branch2(&mut self, a: (u8, Child<'s>), b: (u8, Child<'s>)) -> Child<'s> {
-        let mut children = [Child::Empty; 16];
-        children[a.0 as usize] = a.1;
-        children[b.0 as usize] = b.1;
+        let mut children = [Slot::EMPTY; 16];
+        children[a.0 as usize] = Slot::new(a.1);
+        children[b.0 as usize] = Slot::new(b.1);
         let branch = Kind::Branch {
             children,
             raw: None,
@@ -143,7 +143,7 @@ impl<'s> Trie<'s> {
                 let common = path.common_prefix_length(&rest);
                 if common == path.len() {
                     let (below, changed) = self.insert_at(below, key, depth + common, value)?;
-                    *self.child_slot(id, None) = below;
+                    self.set_child(id, None, below);
                     if changed {
                         self.nodes[id as usize].rlp = None;
                     }
@@ -181,9 +181,9 @@ impl<'s> Trie<'s> {
         let Some(nibble) = key.get(depth) else {
             return Err(key_length(key, depth));
         };
-        let slot = *self.child_slot(id, Some(nibble));
+        let slot = self.child_at(id, Some(nibble));
         let (new, changed) = self.insert_at(slot, key, depth + 1, value)?;
-        *self.child_slot(id, Some(nibble)) = new;
+        self.set_child(id, Some(nibble), new);
         if changed {
             self.slot_changed(id, nibble);
         }
@@ -214,7 +214,7 @@ impl<'s> Trie<'s> {
                     return Ok((Child::Node(id), false));
                 }
                 let (below, removed) = self.delete_at(below, key, depth + path.len())?;
-                *self.child_slot(id, None) = below;
+                self.set_child(id, None, below);
                 if !removed {
                     return Ok((Child::Node(id), false));
                 }
@@ -236,9 +236,9 @@ impl<'s> Trie<'s> {
                 let Some(nibble) = key.get(depth) else {
                     return Err(key_length(key, depth));
                 };
-                let slot = *self.child_slot(id, Some(nibble));
+                let slot = self.child_at(id, Some(nibble));
                 let (new, removed) = self.delete_at(slot, key, depth + 1)?;
-                *self.child_slot(id, Some(nibble)) = new;
+                self.set_child(id, Some(nibble), new);
                 if !removed {
                     return Ok((Child::Node(id), false));
                 }
@@ -249,9 +249,9 @@ impl<'s> Trie<'s> {
                 let mut left = children
                     .iter()
                     .enumerate()
-                    .filter(|(_, c)| **c != Child::Empty);
+                    .filter(|(_, c)| **c != Slot::EMPTY);
                 let (Some((only, &remaining)), None) = (left.next(), left.next()) else {
-                    let empty = children.iter().all(|c| *c == Child::Empty);
+                    let empty = children.iter().all(|c| *c == Slot::EMPTY);
                     return Ok((if empty { Child::Empty } else { Child::Node(id) }, true));
                 };
                 // One child left: fold the branch into it. Its node must be known (or derived
@@ -259,7 +259,7 @@ impl<'s> Trie<'s> {
                 let only = only as u8;
                 let mut at = key.slice(..depth);
                 at.push(only);
-                let k = self.resolve_orphan(remaining, &at, key.len())?;
+                let k = self.resolve_orphan(remaining.get(), &at, key.len())?;
                 let nibble = Nibbles::from_nibbles([only]);
                 match self.shape(k) {
                     Shape::Leaf(p) | Shape::Extension(p, _) => {

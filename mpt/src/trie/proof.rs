@@ -24,7 +24,7 @@ impl Trie<'_> {
         let (mut next, mut slot) = (self.root, None);
         while let Some(id) = self.resolve(next, &key, depth)? {
             match ids.last() {
-                Some(&parent) => *self.child_slot(parent, slot) = Child::Node(id),
+                Some(&parent) => self.set_child(parent, slot, Child::Node(id)),
                 None => self.root = Child::Node(id),
             }
             ids.push(id);
@@ -40,7 +40,7 @@ impl Trie<'_> {
                 Kind::Branch { children, .. } => match key.get(depth) {
                     Some(nibble) => {
                         depth += 1;
-                        (children[nibble as usize], Some(nibble))
+                        (children[nibble as usize].get(), Some(nibble))
                     }
                     None => break,
                 },
