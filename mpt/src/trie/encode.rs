@@ -83,9 +83,9 @@ impl Trie<'_> {
         match self.nodes[id as usize].kind {
             Kind::Leaf { .. } => {}
             Kind::Extension { child, .. } => self.ensure_child(child),
-            Kind::Branch { children, .. } => {
-                children.into_iter().for_each(|c| self.ensure_child(c.get()))
-            }
+            Kind::Branch { children, .. } => children
+                .into_iter()
+                .for_each(|c| self.ensure_child(c.get())),
         }
         let payload_length = self.payload_len(id);
         let header = Header {
@@ -274,7 +274,11 @@ impl Trie<'_> {
             Kind::Leaf { path, value } => path_len(path) + value.as_ref().length(),
             Kind::Extension { path, child } => path_len(path) + self.child_len(child),
             Kind::Branch { children, .. } => {
-                children.iter().map(|c| self.child_len(&c.get())).sum::<usize>() + 1
+                children
+                    .iter()
+                    .map(|c| self.child_len(&c.get()))
+                    .sum::<usize>()
+                    + 1
             }
         }
     }
@@ -345,7 +349,9 @@ impl Trie<'_> {
             match &node.kind {
                 Kind::Leaf { .. } => {}
                 Kind::Extension { child, .. } => stack.extend(node_id(child)),
-                Kind::Branch { children, .. } => stack.extend(children.iter().filter_map(|c| node_id(&c.get()))),
+                Kind::Branch { children, .. } => {
+                    stack.extend(children.iter().filter_map(|c| node_id(&c.get())))
+                }
             }
         }
         out

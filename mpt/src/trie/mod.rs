@@ -31,8 +31,8 @@ use alloy_trie::{Nibbles, EMPTY_ROOT_HASH};
 
 use crate::error::{NibblePath, TrieError};
 use node::Shape;
-use slot::Slot;
 pub use node::{ChildRef, RawNode};
+use slot::Slot;
 pub use state::StateTrie;
 pub use store::{Item, WitnessStore};
 pub use walk::{walk_leaves, WalkStats};
@@ -51,12 +51,20 @@ enum Child<'s> {
 
 #[derive(Debug, Clone)]
 enum Kind<'s> {
-    Leaf { path: Nibbles, value: Cow<'s, [u8]> },
-    Extension { path: Nibbles, child: Child<'s> },
+    Leaf {
+        path: Nibbles,
+        value: Cow<'s, [u8]>,
+    },
+    Extension {
+        path: Nibbles,
+        child: Child<'s>,
+    },
     Branch {
         children: [Slot<'s>; 16],
         /// The branch's witness RLP, which its unchanged child hashes are views of: rehashed,
         /// the branch starts from a copy of it and rewrites only what changed ([`encode`]).
+        /// The idiomatic stock-keccak build encodes every branch afresh and never reads it.
+        #[cfg_attr(feature = "stock-keccak", allow(dead_code))]
         raw: Option<&'s [u8]>,
         /// One bit per slot whose subtree was written since the branch was decoded: a decoded
         /// child whose bit is clear still hashes to the reference in `raw` at its slot, so a

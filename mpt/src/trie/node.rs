@@ -195,6 +195,8 @@ fn decode_with<'a, const SLOTS: bool>(
         // taken here as the general parse and `child` would take them, without either (on
         // 24171384, 1.7 M fewer instructions). Slots 0 and 1 stay items as well: they are a
         // leaf's or an extension's path and value or child until the count says otherwise.
+        // The two arms stay apart on purpose, though `duplicates` pairs them: folded into one
+        // (the length from the byte) they cost 186 K more instructions on 24171384.
         let item = match payload[0] {
             0xa0 if SLOTS && payload.len() > 32 => {
                 let (raw, rest) = payload.split_at(33);

@@ -35,7 +35,10 @@ impl<'s> Slot<'s> {
             Child::Empty => Self::EMPTY,
             Child::Hash(hash) => {
                 let at = core::ptr::from_ref(hash).expose_provenance();
-                assert!(at & NODE == 0, "a hash in the top half of the address space");
+                assert!(
+                    at & NODE == 0,
+                    "a hash in the top half of the address space"
+                );
                 Self(at, PhantomData)
             }
             Child::Node(id) => {

@@ -87,7 +87,7 @@ impl<'s> StateTrie<'s> {
     /// Storage `slot` of the account at `address` (zero when absent).
     pub fn storage(&mut self, address: Address, slot: U256) -> Result<U256, TrieError> {
         let hashed_address = self.hash_address(address);
-        self.storage_by_hash(hashed_address, keccak256_memo(&slot.to_be_bytes::<32>()))
+        self.storage_by_hash(hashed_address, hash_slot(slot))
     }
 
     /// Storage value by hashed address and hashed slot.
@@ -136,7 +136,7 @@ impl<'s> StateTrie<'s> {
         value: U256,
     ) -> Result<(), TrieError> {
         let hashed_address = self.hash_address(address);
-        let key = keccak256_memo(&slot.to_be_bytes::<32>());
+        let key = hash_slot(slot);
         let (trie, dirty) = self.storage_trie(hashed_address)?;
         *dirty = true;
         let result = if value.is_zero() {
@@ -224,7 +224,7 @@ impl<'s> StateTrie<'s> {
     ) -> Result<Vec<Vec<u8>>, TrieError> {
         self.root()?;
         let hashed_address = self.hash_address(address);
-        let key = keccak256_memo(&slot.to_be_bytes::<32>());
+        let key = hash_slot(slot);
         let (trie, _) = self.storage_trie(hashed_address)?;
         trie.proof(key.as_slice())
             .map_err(|e| in_storage(hashed_address, e))
@@ -268,4 +268,11 @@ fn in_storage(hashed_address: B256, source: TrieError) -> TrieError {
         hashed_address,
         source: Box::new(source),
     }
+}
+
+/// `keccak256(slot)`, the storage trie's key: through the memo, as the same slots are read and
+/// then written.
+#[inline]
+fn hash_slot(slot: U256) -> B256 {
+    keccak256_memo(&slot.to_be_bytes::<32>())
 }
