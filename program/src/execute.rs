@@ -106,6 +106,15 @@ pub fn execute<DB: PreState>(
         .with_bundle_update()
         .with_bal_builder_if(amsterdam)
         .build();
+    // Room for the accounts a block touches (mainnet: 2.5 to 3.6 per transaction) up front:
+    // each time revm's account maps outgrow their table they copy it to a new one twice the
+    // size, and the prover pays for the copy and the pages of every table left behind. An
+    // underestimate grows as before; this one stays below the last table's size.
+    let accounts = 3 * senders.len() + 16;
+    state.cache.accounts.reserve(accounts);
+    if let Some(transitions) = state.transition_state.as_mut() {
+        transitions.transitions.reserve(accounts);
+    }
     let evm = BlockEvm::new(&mut state, env);
     let ctx = EthBlockExecutionCtx {
         parent_hash: header.parent_hash,
