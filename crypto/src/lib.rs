@@ -22,9 +22,11 @@
 //! ([`init!`]) and run under a VM config with the same ones in the same order ([`MODULI`],
 //! [`CURVES`], [`COMPLEX`]; `host::vm::vm_config`), which also has the Int256 extension.
 //!
-//! Off the zkVM the same macros generate software arithmetic, so everything but key recovery
-//! (which needs the VM's square-root hint) also runs, slowly, on the host, where it is checked
-//! against revm's own implementations.
+//! Off the zkVM the same macros generate software arithmetic, so everything also runs, slowly,
+//! on the host, where it is checked against revm's own implementations; key recovery computes
+//! there the square root the VM hints ([`secp256k1`]). A host built with `program`'s
+//! `openvm-crypto` installs these hooks (`host`'s feature `guest-crypto`) and runs every
+//! corpus through the guest's own code.
 #![no_std]
 #![warn(missing_docs)]
 

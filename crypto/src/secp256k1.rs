@@ -1,5 +1,8 @@
 //! secp256k1: coordinate field, scalar field, point type, key recovery and verification.
 //!
+//! Every check of a given key here is recovery and a byte comparison: no key a prover gives is
+//! ever made a curve point ([`verify`] says why).
+//!
 //! A guest using it must register the moduli and curves with the VM (`crate::init!`), and the
 //! VM config needs the matching modular and Weierstrass extensions (`host::vm`).
 #![allow(missing_docs)] // the macros generate undocumented items
@@ -9,11 +12,13 @@ use core::ops::Neg;
 use ecdsa::RecoveryId;
 use openvm_algebra_guest::{DivUnsafe, IntMod};
 use openvm_algebra_moduli_macros::moduli_declare;
-use openvm_ecc_guest::weierstrass::{FromCompressed, WeierstrassPoint};
+#[cfg(target_os = "zkvm")]
+use openvm_ecc_guest::weierstrass::FromCompressed;
+use openvm_ecc_guest::weierstrass::WeierstrassPoint;
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
 
-use crate::ecc::{double_mul, ecdsa_point, ecdsa_verify};
+use crate::ecc::double_mul;
 use crate::le_bytes;
 
 /// p, the coordinate field's modulus (big-endian hex, as `moduli_init!` takes it).
@@ -71,13 +76,15 @@ pub enum RecoveryError {
     Signature,
 }
 
-/// The address whose key signed `prehash` with `r ‖ s` (big-endian) and recovery id `v`
-/// (0 or 1; 2 and 3 when r overflowed the order). High `s` is accepted, as `ecrecover` and
-/// alloy's unchecked recovery accept it.
+/// The uncompressed public key `x ‖ y` (big-endian, no prefix) that `r ‖ s` (big-endian) with
+/// recovery id `v` (0 or 1; 2 and 3 when r overflowed the order) recovers for `prehash`. High
+/// `s` is accepted, as `ecrecover` and alloy's unchecked recovery accept it.
 ///
-/// Q = r⁻¹(s·R − z·G), with R decompressed from r (the VM hints its square root). The two
-/// scalar multiplications share one doubling chain ([`double_mul`]).
-pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Address, RecoveryError> {
+/// Q = r⁻¹(s·R − z·G), with R decompressed from r (the VM hints its square root and the chip
+/// checks it). The two scalar multiplications share one doubling chain ([`double_mul`]). A Q
+/// at infinity is refused, as every client's recovery refuses it; the key returned is the
+/// chip's reduced coordinates, so a caller can compare it byte for byte with a given key.
+pub fn recover_key(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<[u8; 64], RecoveryError> {
     let id = RecoveryId::from_byte(v).ok_or(RecoveryError::RecoveryId(v))?;
     let r = Secp256k1Scalar::from_be_bytes(&rs[..32]).ok_or(RecoveryError::Signature)?;
     let s = Secp256k1Scalar::from_be_bytes(&rs[32..]).ok_or(RecoveryError::Signature)?;
@@ -94,7 +101,7 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
         x_bytes = sum.to_be_bytes();
     }
     let x = Secp256k1Coord::from_be_bytes(&x_bytes).ok_or(RecoveryError::Signature)?;
-    let big_r = Secp256k1Point::decompress(x, &v).ok_or(RecoveryError::Signature)?;
+    let big_r = decompress(x, u8::from(id.is_y_odd())).ok_or(RecoveryError::Signature)?;
     let z = Secp256k1Scalar::from_be_bytes_unchecked(prehash);
     let neg_u1 = z.div_unsafe(&r);
     let u2 = s.div_unsafe(&r);
@@ -112,45 +119,62 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
     let mut xy = [0u8; 64];
     xy[..32].copy_from_slice(&point.x().to_be_bytes());
     xy[32..].copy_from_slice(&point.y().to_be_bytes());
-    Ok(Address::from_slice(&keccak256(xy)[12..]))
+    Ok(xy)
 }
 
-/// The curve point whose uncompressed coordinates are `x ‖ y` (big-endian), if it is one.
-fn point_of(xy: &[u8; 64]) -> Option<Secp256k1Point> {
-    let x = Secp256k1Coord::from_be_bytes(&xy[..32])?;
-    let y = Secp256k1Coord::from_be_bytes(&xy[32..])?;
-    // SAFETY: `from_xy` checks the point is on the curve and skips only the subgroup check,
-    // which secp256k1 (cofactor 1) does not need: every curve point is in the group.
-    unsafe { Secp256k1Point::from_xy(x, y) }
+/// The address whose key signed `prehash` with `r ‖ s` and recovery id `v`: the last 20 bytes
+/// of the keccak of [`recover_key`]'s key.
+pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Address, RecoveryError> {
+    recover_key(rs, v, prehash).map(|xy| Address::from_slice(&keccak256(xy)[12..]))
 }
 
-/// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian).
-/// Every signature verifies under two keys (see [`is_signer`]).
-pub fn verify(xy: &[u8; 64], rs: &[u8; 64], prehash: &[u8; 32]) -> bool {
-    point_of(xy).is_some_and(|point| {
-        ecdsa_verify::<Secp256k1Scalar, _>(&point, &Secp256k1Point::GENERATOR, prehash, rs)
-    })
-}
-
-/// Whether `x ‖ y` is exactly the key that `r ‖ s` with y-parity `y_odd` (the recovery id of
-/// a transaction signature, r not overflowed) recovers for `prehash`: what recovery and a
-/// comparison would decide, at the cost of a verification (no square root, no second hash).
+/// The curve point with x-coordinate `x` and y of parity `odd & 1`, if x³ + 7 is a square.
 ///
-/// Verification alone accepts two keys, the signer's and the other recovery candidate's. The
-/// verification point u1·G + u2·Q is the signature's R for the key recovery gives, −R for the
-/// other candidate, and a third key gives neither: so the key is the signer's exactly when the
-/// point's x is r as an integer (not r + n) and its y has the signature's parity. High s is
-/// accepted here, as recovery accepts it; EIP-2 is the caller's check.
-pub fn is_signer(xy: &[u8; 64], rs: &[u8; 64], y_odd: bool, prehash: &[u8; 32]) -> bool {
-    let Some(key) = point_of(xy) else {
-        return false;
-    };
-    let Some((point, _)) =
-        ecdsa_point::<Secp256k1Scalar, _>(&key, &Secp256k1Point::GENERATOR, prehash, rs)
-    else {
-        return false;
-    };
-    point.x().assert_reduced();
-    point.y().assert_reduced();
-    point.x().to_be_bytes().as_ref() == &rs[..32] && (point.y().to_be_bytes()[31] & 1 == 1) == y_odd
+/// In the VM, OpenVM's `decompress`: the host hints the square root and the guest checks it
+/// (reduced, and squared on the chip). Off the VM that hint is `unimplemented!`, so the same
+/// root is computed here, as (x³ + 7)^((p + 1)/4) (p ≡ 3 mod 4), and checked the same way; the
+/// parity is chosen as OpenVM chooses it. So every other line of recovery, the part a prover
+/// could bend, runs natively exactly as in the guest (the corpora and the hostile-input tests
+/// run it there).
+fn decompress(x: Secp256k1Coord, odd: u8) -> Option<Secp256k1Point> {
+    #[cfg(target_os = "zkvm")]
+    {
+        Secp256k1Point::decompress(x, &odd)
+    }
+    #[cfg(not(target_os = "zkvm"))]
+    {
+        use openvm_algebra_guest::ExpBytes;
+        /// (p + 1) / 4, big-endian.
+        const SQRT_EXPONENT: [u8; 32] = alloy_primitives::hex!(
+            "3FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFBFFFFF0C"
+        );
+        let y_squared = &(&x * &x) * &x + &CURVE_B;
+        let y = y_squared.exp_bytes(true, &SQRT_EXPONENT);
+        if &y * &y != y_squared {
+            return None;
+        }
+        let y = if y.as_le_bytes()[0] & 1 == odd & 1 {
+            y
+        } else {
+            -y
+        };
+        // SAFETY: y² = x³ + 7 was checked above: (x, y) is on the curve (and, the curve's
+        // order being prime with no point of order two, y ≠ 0, so the parity is the one asked).
+        Some(unsafe { Secp256k1Point::from_xy_unchecked(x, y) })
+    }
+}
+
+/// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian):
+/// whether `x ‖ y` is, byte for byte, a key the signature recovers under one of its four
+/// recovery ids.
+///
+/// That is ECDSA verification for every key but the point at infinity: if u1·G + u2·Q is a
+/// point R' whose x is r mod n, then R' is one of the (up to) four points recovery starts
+/// from and Q = r⁻¹(s·R' − z·G) is what recovery gives for it. It is written this way so that
+/// the given key never enters the verification equation as a point: it is only compared with
+/// a key the chip computed (OpenVM's `from_xy` would read (0, 0) as the point at infinity,
+/// which verification then accepts for R = (z/s)·G). Used by alloy's verify hook only, never
+/// on the guest's path.
+pub fn verify(xy: &[u8; 64], rs: &[u8; 64], prehash: &[u8; 32]) -> bool {
+    (0..4).any(|v| recover_key(rs, v, prehash).is_ok_and(|key| key == *xy))
 }
