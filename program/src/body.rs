@@ -58,19 +58,19 @@ pub fn validate_body(
 }
 
 /// The senders of `txs` from their signers' public keys `keys` (one per transaction, in
-/// order, as a standard input gives them): each key must be exactly the key its signature
-/// recovers, and the sender is its address.
+/// order, as a standard input gives them): each key must be, byte for byte, the key its
+/// signature recovers, and the sender is its address.
 ///
-/// A key is the signer's only if it is the one the signature's own recovery id (its y-parity;
-/// for a legacy transaction, derived from `v`) selects. Verifying the signature against the
-/// key is not enough: every signature verifies under two keys, the signer's and the other
-/// recovery candidate's, and whoever signs knows the other candidate's private key too, so
-/// could fund its address and have the block executed as it. [`is_signer`] decides exactly
-/// what recovery and a comparison would, at the cost of one verification: measured in the VM
-/// on 24171384 and 21882667, recovering and comparing addresses cost 0.10% and 0.16% more
-/// instructions (a square root and a second keccak per transaction; BENCHMARKS.md). High `s`
-/// is refused (EIP-2), as recovery refuses it. A key that fails is reported with the signer the
-/// signature does recover (recovery runs on that path only).
+/// Each signature is recovered ([`recovered_key`]: on the chips in the guest) and the given key
+/// only compared with the result: no given key is ever made a curve point, so neither the
+/// signature's other recovery candidate (which every signature also verifies under, and whose
+/// private key the signer knows) nor the point at infinity (which OpenVM's `from_xy` makes of
+/// (0, 0), and under which u1·G + u2·Q verifies any R = (z/s)·G) can pass for the signer's.
+/// Recovery refuses a key at infinity, as every client's does. Measured in the VM on 24171384
+/// and 21882667, recovering costs 0.10% and 0.16% more instructions than the verification
+/// check it replaced (a square root per transaction; BENCHMARKS.md). High `s` is refused
+/// (EIP-2), as `recover_signer` refuses it. A key that fails is reported with the signer the
+/// signature does recover.
 pub fn verify_senders<'t>(
     txs: &'t [TxEnvelope],
     keys: &[[u8; 65]],
@@ -93,21 +93,30 @@ pub fn verify_senders<'t>(
                 });
             }
             let signature = tx.signature();
-            let signer =
-                signature.s() <= SECP256K1N_HALF && is_signer(xy, signature, &tx.signature_hash());
-            if !signer {
-                // Why: recovery's own refusal, or the signer it gives.
-                return Err(match tx.recover_signer() {
-                    Ok(signer) => ValidationError::PublicKey {
+            let recovered = if signature.s() <= SECP256K1N_HALF {
+                recovered_key(signature, &tx.signature_hash())
+            } else {
+                None
+            };
+            match recovered {
+                Some(recovered) if recovered == *xy => {}
+                Some(recovered) => {
+                    return Err(ValidationError::PublicKey {
                         index,
-                        signer,
+                        signer: Address::from_raw_public_key(&recovered),
                         given: Address::from_raw_public_key(xy),
-                    },
-                    Err(e) => ValidationError::SenderRecovery {
+                    })
+                }
+                // Why: recovery's own refusal (high s included).
+                None => {
+                    return Err(ValidationError::SenderRecovery {
                         index,
-                        reason: e.to_string(),
-                    },
-                });
+                        reason: tx
+                            .recover_signer()
+                            .err()
+                            .map_or_else(|| "no key recovered".into(), |e| e.to_string()),
+                    })
+                }
             }
             Ok(Recovered::new_unchecked(
                 tx,
@@ -117,23 +126,23 @@ pub fn verify_senders<'t>(
         .collect()
 }
 
-/// Whether `xy` is exactly the key `signature` recovers for `hash`: on the chips, the
-/// verification point's x and parity ([`crypto::secp256k1::is_signer`]).
+/// The uncompressed key (`x ‖ y`, no prefix) `signature` recovers for `hash` with its own
+/// y-parity, or `None` where recovery fails: on the chips ([`crypto::secp256k1::recover_key`]).
 #[cfg(any(feature = "openvm-crypto", feature = "crypto-census"))]
-fn is_signer(xy: &[u8; 64], signature: &Signature, hash: &B256) -> bool {
+fn recovered_key(signature: &Signature, hash: &B256) -> Option<[u8; 64]> {
     let mut rs = [0u8; 64];
     rs[..32].copy_from_slice(&signature.r().to_be_bytes::<32>());
     rs[32..].copy_from_slice(&signature.s().to_be_bytes::<32>());
-    crypto::secp256k1::is_signer(xy, &rs, signature.v(), &hash.0)
+    crypto::secp256k1::recover_key(&rs, u8::from(signature.v()), &hash.0).ok()
 }
 
-/// Whether `xy` is exactly the key `signature` recovers for `hash`: in software (the host, and
-/// a guest without the chips), k256's recovery and a comparison.
+/// The uncompressed key (`x ‖ y`, no prefix) `signature` recovers for `hash` with its own
+/// y-parity, or `None` where recovery fails: in software (the host, and a guest without the
+/// chips), k256's recovery.
 #[cfg(not(any(feature = "openvm-crypto", feature = "crypto-census")))]
-fn is_signer(xy: &[u8; 64], signature: &Signature, hash: &B256) -> bool {
-    signature
-        .recover_from_prehash(hash)
-        .is_ok_and(|key| key.to_encoded_point(false).as_bytes()[1..] == xy[..])
+fn recovered_key(signature: &Signature, hash: &B256) -> Option<[u8; 64]> {
+    let key = signature.recover_from_prehash(hash).ok()?;
+    key.to_encoded_point(false).as_bytes()[1..].try_into().ok()
 }
 
 /// Recovers every transaction's sender.
