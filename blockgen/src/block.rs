@@ -257,6 +257,18 @@ pub fn seal_as(
     withdrawals: Vec<Withdrawal>,
     senders: &[Address],
 ) -> Result<(Block<TxEnvelope>, Vec<bool>), ValidationError> {
+    seal_as_listed(devnet, transactions, withdrawals, senders)
+        .map(|(block, succeeded, _)| (block, succeeded))
+}
+
+/// [`seal_as`], with the EIP-7928 block access list execution built (Amsterdam on; `None`
+/// before), which a standard input's payload carries.
+pub fn seal_as_listed(
+    devnet: &Devnet,
+    transactions: Vec<TxEnvelope>,
+    withdrawals: Vec<Withdrawal>,
+    senders: &[Address],
+) -> Result<SealedAs, ValidationError> {
     let parent = &devnet.header;
     let chain = &devnet.chain;
     let timestamp = parent.timestamp + 12;
@@ -325,8 +337,16 @@ pub fn seal_as(
     // Amsterdam: the list execution built (its header fields set by the caller's template).
     header.block_access_list_hash = access_list.as_deref().map(program::access_list::hash);
     let succeeded = result.receipts.iter().map(|r| r.status()).collect();
-    Ok((block, succeeded))
+    Ok((block, succeeded, access_list))
 }
+
+/// What [`seal_as_listed`] gives: the block, whether each transaction succeeded, and the block
+/// access list (Amsterdam on).
+pub type SealedAs = (
+    Block<TxEnvelope>,
+    Vec<bool>,
+    Option<alloy_eips::eip7928::BlockAccessList>,
+);
 
 /// `devnet`: the default block of `host run`.
 pub fn default_block(devnet: &Devnet) -> Result<Generated, GenError> {

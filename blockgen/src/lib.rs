@@ -34,7 +34,7 @@ use serde_json::{json, Value};
 use chaindata::chain::devnet::chain_json;
 use chaindata::fixtures::{full_state_witness, GenesisAccount};
 
-pub use block::{default_block, seal_as, signed, small_block};
+pub use block::{default_block, seal_as, seal_as_listed, signed, small_block, SealedAs};
 pub use chaindata::chain::devnet::{genesis_chain_json, Fork, CHAIN_ID};
 /// Genesis time: 2026-01-01T00:00:00Z.
 pub const GENESIS_TIMESTAMP: u64 = 1_767_225_600;
