@@ -5,6 +5,18 @@
 //! what the guest reads, so it is kept plain: `(fork, condition)` pairs, RLP-encodable. A proof
 //! commits to the config through its canonical form's digest ([`ChainConfig::digest`]).
 //! A config whose blob parameters would divide by zero is refused ([`ChainConfig::check`]).
+//!
+//! A config that schedules a fork whose rules this verifier does not implement
+//! ([`UNSUPPORTED_FORKS`]: Bogota) is refused as a whole, whatever the fork's activation and
+//! whatever the block ([`ChainConfigError::UnsupportedFork`]), not only for the blocks under
+//! that fork. Why: the digest commits to the whole schedule, so a proof under such a config
+//! would read as this verifier's word on a chain whose rules it cannot apply; and every reader
+//! of the schedule (the header's fork fields, the blob schedule, [`ChainConfig::fork_at`], the
+//! standard verifier's schema for a timestamp) would otherwise have to meet a fork it has no
+//! rules for and refuse it on its own. Refused once here, where the host parses a config and
+//! where the guest decodes one, no later lookup ever sees it. The cost: a chain that schedules
+//! Bogota for later cannot be validated here even before Bogota, until its rules are
+//! implemented (and the fork leaves [`UNSUPPORTED_FORKS`]).
 
 mod canonical;
 
@@ -46,6 +58,10 @@ pub const FORKS: [EthereumHardfork; 26] = {
         Bogota,
     ]
 };
+
+/// Forks whose rules this verifier does not implement: a config that schedules one is refused
+/// ([`ChainConfig::check`]), in the host and in the guest.
+pub const UNSUPPORTED_FORKS: [EthereumHardfork; 1] = [EthereumHardfork::Bogota];
 
 /// The forks that carry a blob schedule, each with its default parameters (EIP-7840).
 pub fn default_blob_params(fork: EthereumHardfork) -> Option<BlobParams> {
@@ -142,6 +158,10 @@ pub enum ChainConfigError {
         /// Its maximum.
         max: u64,
     },
+    /// The config schedules a fork whose rules this verifier does not implement
+    /// ([`UNSUPPORTED_FORKS`]), at any activation.
+    #[error("the chain config schedules {0}, whose rules this verifier does not implement")]
+    UnsupportedFork(EthereumHardfork),
     /// A fork is listed as never activating: the canonical form leaves it out (an unlisted fork
     /// never activates).
     #[error("fork {0} is listed as never activating: a canonical config leaves it out")]
@@ -180,16 +200,24 @@ pub enum ChainConfigError {
 }
 
 impl ChainConfig {
-    /// Refuses a schedule whose lookups would disagree with the forks' own rules, and
-    /// parameters the rules cannot run under (each would be a division by zero or an underflow
-    /// in the blob-fee arithmetic).
+    /// Refuses a schedule of a fork this verifier does not implement, a schedule whose lookups
+    /// would disagree with the forks' own rules, and parameters the rules cannot run under
+    /// (each would be a division by zero or an underflow in the blob-fee arithmetic).
     ///
-    /// Each fork's condition must be of the kind the fork activates by: a block number before
-    /// the merge, a block or total difficulty at it, a timestamp from Shanghai on. A timestamp
-    /// fork listed by block would escape every check made by timestamp (the refusal of forks
-    /// this verifier does not implement among them) while the digest says it is scheduled.
-    /// Activations must not go backwards: a later fork never activates before an earlier one.
+    /// A fork of [`UNSUPPORTED_FORKS`] that the lookups find scheduled, by any condition at any
+    /// activation, is refused first (the module's doc says why). Each fork's condition must be
+    /// of the kind the fork activates by: a block number before the merge, a block or total
+    /// difficulty at it, a timestamp from Shanghai on. A timestamp fork listed by block would
+    /// escape every check made by timestamp (the header's fork fields, the blob schedule)
+    /// while the digest says it is scheduled. Activations must not go backwards: a later fork
+    /// never activates before an earlier one.
     pub fn check(&self) -> Result<(), ChainConfigError> {
+        if let Some(fork) = UNSUPPORTED_FORKS
+            .into_iter()
+            .find(|&fork| self.ethereum_fork_activation(fork) != ForkCondition::Never)
+        {
+            return Err(ChainConfigError::UnsupportedFork(fork));
+        }
         // Each fork's condition as every rule lookup selects it.
         let forks = FORKS
             .iter()

@@ -302,8 +302,8 @@ fn blob_parameters_that_divide_by_zero_are_refused() {
 
 #[test]
 fn a_timestamp_fork_listed_by_block_is_refused() {
-    // Amsterdam at block 0 would pass the refusal of forks this verifier does not implement
-    // (a check by timestamp) while the digest says it is scheduled.
+    // Amsterdam at block 0 would escape every check by timestamp (its header fields
+    // required) while the digest says it is scheduled.
     let mut config = ChainConfig::mainnet();
     config
         .forks
@@ -380,4 +380,39 @@ fn activations_that_go_backwards_are_refused() {
     config.forks[prague].1 = ForkCondition::Timestamp(time);
     assert_eq!(config.check(), Ok(()));
     assert_eq!(ChainConfig::mainnet().check(), Ok(()));
+}
+
+/// A config that schedules a fork this verifier does not implement (Bogota) is refused, by any
+/// condition at any activation, before any other refusal: by [`ChainConfig::check`] (the
+/// host's parse, the validation's entry) and by the guest's decoder. Listed as never
+/// activating, it schedules nothing: the canonical form drops it and the config is mainnet's.
+#[test]
+fn a_config_scheduling_an_unsupported_fork_is_refused() {
+    let refused = ChainConfigError::UnsupportedFork(EthereumHardfork::Bogota);
+    for condition in [
+        ForkCondition::Timestamp(0),
+        ForkCondition::Timestamp(u64::MAX),
+        // By the wrong kind of condition: still named as the fork it is.
+        ForkCondition::Block(0),
+    ] {
+        let mut config = ChainConfig::mainnet();
+        config.forks.push((EthereumHardfork::Bogota, condition));
+        assert_eq!(config.check(), Err(refused), "{condition:?}");
+        let canonical = config.canonical();
+        assert_eq!(canonical.check_canonical(), Ok(()));
+        assert_eq!(
+            ChainConfig::decode_canonical(&alloy_rlp::encode(&canonical)),
+            Err(refused),
+            "{condition:?}"
+        );
+        // Its digest is never mainnet's.
+        assert_ne!(config.digest(), ChainConfig::mainnet().digest());
+    }
+    let mut never = ChainConfig::mainnet();
+    never
+        .forks
+        .push((EthereumHardfork::Bogota, ForkCondition::Never));
+    assert_eq!(never.check(), Ok(()));
+    assert_eq!(never.canonical(), ChainConfig::mainnet().canonical());
+    assert!(UNSUPPORTED_FORKS.contains(&EthereumHardfork::Bogota));
 }
