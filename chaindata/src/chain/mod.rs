@@ -8,6 +8,33 @@
 //! sum difficulties, so for those it uses the chain's known first proof-of-stake block, the one
 //! its headers show (the first with difficulty zero): the config then selects exactly the rules
 //! the built-in one does, and has the same digest.
+//!
+//! Nothing that could schedule a fork is dropped: a config is read as the chain it describes
+//! or refused, never as a chain with fewer forks. So, before anything is read:
+//! - a key that looks like a fork activation (ending in `time` or `block`, any case:
+//!   `*_time`, `*Time`, `*_block`, `*Block`) must be one this module reads, in exactly its
+//!   snake_case or camelCase spelling: a fork of `BLOCK_FORKS` or `TIME_FORKS`, the merge's
+//!   `merge_netsplit_block`, or EIP-155's `eip155_block`, which geth and reth write beside
+//!   EIP-158's and which no post-merge rule reads (every post-merge block is under EIP-155's
+//!   replay protection, as revm's rules from Spurious Dragon on apply it). Any other
+//!   (geth's `verkleTime`, its older `mergeForkBlock`, a later fork's `*_time`, another
+//!   chain's `regolithTime`) is [`ChainError::UnknownForkKey`], naming it: read as absent, it
+//!   would have that fork's blocks validated under the older rules, with a digest that leaves
+//!   the fork out. A `null` value schedules nothing and is read as absent, as serializers
+//!   write unset fields;
+//! - a non-fork field the clients carry (`chainId`, `daoForkSupport`, `terminalTotalDifficulty`,
+//!   `terminalTotalDifficultyPassed`, `depositContractAddress`, `blobSchedule`, `ethash`,
+//!   `clique`, `parlia`, ...) is read or ignored as before. An `extra_fields` object (reth's
+//!   name for the fields alloy does not know, written nested by some serializers) may hold no
+//!   activation-like key at all: nothing reads inside it;
+//! - a field given in both spellings (`cancun_time` and `cancunTime`) is
+//!   [`ChainError::TwoSpellings`]: only one would be read.
+//!
+//! Bogota (`bogota_time` / `bogotaTime`), the fork after Amsterdam, is a fork this module
+//! reads, so that it is never dropped, and one this verifier does not implement: the config
+//! that schedules it is refused by [`ChainConfig::check`] as
+//! [`program::chain::ChainConfigError::UnsupportedFork`], at any activation (its module doc
+//! says why), as the guest refuses such a config too.
 
 use alloy_eips::eip7840::BlobParams;
 use alloy_hardforks::{EthereumHardfork, ForkCondition};
@@ -60,6 +87,18 @@ pub enum ChainError {
     /// A blockchain test's `network` that is not a plain fork name.
     #[error("unsupported network `{0}` (expected a fork name such as \"Prague\")")]
     UnknownNetwork(String),
+    /// A key that looks like a fork activation and is none this verifier reads: the fork it
+    /// schedules would be read as unscheduled.
+    #[error("chain config key `{0}` looks like a fork activation, and this verifier knows no such fork: refused rather than read as unscheduled")]
+    UnknownForkKey(String),
+    /// One field given in two spellings: only one would be read.
+    #[error("chain config gives one field twice, as `{first}` and as `{second}`")]
+    TwoSpellings {
+        /// One spelling.
+        first: String,
+        /// The other.
+        second: String,
+    },
 }
 
 /// `(fork, snake_case key stem)`, in activation order. Block-activated forks use `<stem>_block`,
@@ -79,7 +118,7 @@ const BLOCK_FORKS: [(EthereumHardfork, &str); 13] = [
     (EthereumHardfork::ArrowGlacier, "arrow_glacier"),
     (EthereumHardfork::GrayGlacier, "gray_glacier"),
 ];
-const TIME_FORKS: [(EthereumHardfork, &str); 10] = [
+const TIME_FORKS: [(EthereumHardfork, &str); 11] = [
     (EthereumHardfork::Shanghai, "shanghai"),
     (EthereumHardfork::Cancun, "cancun"),
     (EthereumHardfork::Prague, "prague"),
@@ -90,7 +129,83 @@ const TIME_FORKS: [(EthereumHardfork, &str); 10] = [
     (EthereumHardfork::Bpo4, "bpo4"),
     (EthereumHardfork::Bpo5, "bpo5"),
     (EthereumHardfork::Amsterdam, "amsterdam"),
+    // Read so that it is never dropped; a config that schedules it is refused as unsupported
+    // (`ChainConfig::check`).
+    (EthereumHardfork::Bogota, "bogota"),
 ];
+
+/// The snake_case fields that end like a fork activation and schedule no fork of the lists
+/// above: the merge's netsplit block (read by [`merge`]) and EIP-155's block (read by nothing:
+/// the module's doc says why).
+const NON_FORK_KEYS: [&str; 2] = ["merge_netsplit_block", "eip155_block"];
+
+/// The other fields this module reads, each in snake_case (camelCase accepted too).
+const READ_KEYS: [&str; 4] = [
+    "chain_id",
+    "terminal_total_difficulty",
+    "deposit_contract_address",
+    "blob_schedule",
+];
+
+/// Whether `key` looks like a fork activation: `*_time`, `*Time`, `*_block`, `*Block`, any
+/// case.
+fn looks_like_activation(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    key.ends_with("time") || key.ends_with("block")
+}
+
+/// Every activation-like field this module reads, in snake_case.
+fn activation_keys() -> impl Iterator<Item = String> {
+    BLOCK_FORKS
+        .iter()
+        .map(|(_, stem)| format!("{stem}_block"))
+        .chain(TIME_FORKS.iter().map(|(_, stem)| format!("{stem}_time")))
+        .chain(NON_FORK_KEYS.iter().map(|key| (*key).to_owned()))
+}
+
+/// Refuses a config that could schedule a fork this module would not read: an activation-like
+/// key it does not know (top level or inside `extra_fields`), or a field in two spellings.
+fn check_keys(config: &Value) -> Result<(), ChainError> {
+    let Some(fields) = config.as_object() else {
+        return Ok(());
+    };
+    let known: Vec<String> = activation_keys()
+        .flat_map(|snake| [camel(&snake), snake])
+        .collect();
+    for (key, value) in fields {
+        if !value.is_null() && looks_like_activation(key) && !known.contains(key) {
+            return Err(ChainError::UnknownForkKey(key.clone()));
+        }
+    }
+    for nest in ["extra_fields", "extraFields"] {
+        let inner = fields.get(nest).and_then(Value::as_object);
+        for (key, value) in inner.into_iter().flatten() {
+            if !value.is_null() && looks_like_activation(key) {
+                return Err(ChainError::UnknownForkKey(format!("{nest}.{key}")));
+            }
+        }
+    }
+    // Each field's spellings: snake_case and camelCase, and EEST's `chainid` for the chain id.
+    let spellings = activation_keys()
+        .chain(READ_KEYS.iter().map(|key| (*key).to_owned()))
+        .map(|snake| {
+            let mut group = vec![camel(&snake), snake];
+            if group[1] == "chain_id" {
+                group.push("chainid".to_owned());
+            }
+            group
+        });
+    for group in spellings {
+        let mut present = group.iter().filter(|k| fields.contains_key(k.as_str()));
+        if let (Some(first), Some(second)) = (present.next(), present.next()) {
+            return Err(ChainError::TwoSpellings {
+                first: first.clone(),
+                second: second.clone(),
+            });
+        }
+    }
+    Ok(())
+}
 
 fn camel(snake: &str) -> String {
     let mut out = String::new();
@@ -141,6 +256,7 @@ pub fn u64_field(config: &Value, key: &str) -> Result<Option<u64>, ChainError> {
 
 /// Parses a genesis-style chain config.
 pub fn from_genesis_config(config: &Value) -> Result<ChainConfig, ChainError> {
+    check_keys(config)?;
     let chain_id = ["chain_id", "chainid"]
         .iter()
         .find_map(|k| u64_field(config, k).transpose())

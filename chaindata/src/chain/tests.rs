@@ -145,3 +145,223 @@ fn networks_and_transitions() {
         Err(ChainError::UnknownNetwork(_))
     ));
 }
+
+/// The devnet-amsterdam block's config as committed (`blocks/devnet-amsterdam.chain.json`).
+fn devnet_amsterdam() -> Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../blocks/devnet-amsterdam.chain.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// A key that looks like a fork activation and is none this verifier reads is refused, named,
+/// in either spelling and any case, at the top level or in `extra_fields`: read as absent, it
+/// would leave its fork out of the rules and the digest. Unset (`null`), it schedules nothing.
+#[test]
+fn unknown_fork_keys_are_refused_naming_the_key() {
+    let base = devnet_amsterdam();
+    let digest = from_genesis_config(&base).unwrap().digest();
+    for key in [
+        "verkle_time",
+        "verkleTime",
+        "bpo6_time",
+        "bpo6Time",
+        "glamsterdam_time",
+        "mergeForkBlock",
+        "shanghai_block",
+        "CancunTime",
+        "regolithTime",
+        "eip1559Block",
+    ] {
+        for value in [Value::from(0), Value::from(u64::MAX), Value::from("0x10")] {
+            let mut json = base.clone();
+            json[key] = value.clone();
+            match from_genesis_config(&json) {
+                Err(ChainError::UnknownForkKey(named)) => assert_eq!(named, key),
+                other => panic!("{key} = {value}: {other:?}"),
+            }
+        }
+        let mut json = base.clone();
+        json[key] = Value::Null;
+        assert_eq!(
+            from_genesis_config(&json).unwrap().digest(),
+            digest,
+            "{key}"
+        );
+    }
+    let mut json = base.clone();
+    json["extra_fields"] = serde_json::json!({"bogota_time": 0, "note": "x"});
+    match from_genesis_config(&json) {
+        Err(ChainError::UnknownForkKey(named)) => assert_eq!(named, "extra_fields.bogota_time"),
+        other => panic!("{other:?}"),
+    }
+    // Fields a client's config carries that schedule no fork are read or ignored as before.
+    let mut json = base.clone();
+    for (key, value) in [
+        ("dao_fork_support", Value::from(true)),
+        ("terminal_total_difficulty_passed", Value::from(true)),
+        ("ethash", serde_json::json!({})),
+        ("clique", Value::Null),
+        ("parlia", Value::Null),
+        ("extra_fields", serde_json::json!({"note": "x"})),
+    ] {
+        json[key] = value;
+    }
+    assert_eq!(from_genesis_config(&json).unwrap().digest(), digest);
+}
+
+/// One field in two spellings would be read in one of them only: refused, both named.
+#[test]
+fn a_field_in_two_spellings_is_refused() {
+    for (snake, camel, value) in [
+        ("amsterdam_time", "amsterdamTime", Value::Null),
+        ("amsterdam_time", "amsterdamTime", Value::from(0)),
+        ("chain_id", "chainid", Value::from(7_011_893)),
+        ("chain_id", "chainId", Value::from(1)),
+        ("blob_schedule", "blobSchedule", serde_json::json!({})),
+    ] {
+        let mut json = devnet_amsterdam();
+        json[camel] = value;
+        match from_genesis_config(&json) {
+            Err(ChainError::TwoSpellings { first, second }) => {
+                let mut named = [first, second];
+                named.sort();
+                let mut expected = [snake.to_owned(), camel.to_owned()];
+                expected.sort();
+                assert_eq!(named, expected);
+            }
+            other => panic!("{camel}: {other:?}"),
+        }
+    }
+}
+
+/// Bogota, the fork after Amsterdam, is read in both spellings and refused as a fork this
+/// verifier does not implement, at any activation: by the genesis-config parser, by a file
+/// given to `--chain` (`named_or_file`, what `host verify --chain FILE` reads) and by a block's
+/// config (`for_block`, what `host run` reads), its error naming the file and the fork.
+#[test]
+fn bogota_is_refused_as_unsupported() {
+    use program::chain::ChainConfigError;
+    let refused = |json: &Value| match from_genesis_config(json) {
+        Err(ChainError::Invalid(ChainConfigError::UnsupportedFork(fork))) => {
+            assert_eq!(fork, EthereumHardfork::Bogota)
+        }
+        other => panic!("{json}: {other:?}"),
+    };
+    for key in ["bogota_time", "bogotaTime"] {
+        for time in [0, 1_800_000_000, u64::MAX] {
+            let mut json = devnet_amsterdam();
+            json[key] = time.into();
+            refused(&json);
+        }
+    }
+    // In a geth-style config too, far after every block it has.
+    let mut geth: Value = serde_json::from_str(GETH_MAINNET).unwrap();
+    geth["amsterdamTime"] = 1_900_000_000u64.into();
+    geth["bogotaTime"] = 2_000_000_000u64.into();
+    refused(&geth);
+    // As a file, the way `host verify --chain FILE` and `host run` read it.
+    let dir = std::env::temp_dir().join(format!("chaindata-bogota-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut json = devnet_amsterdam();
+    json["bogota_time"] = 0.into();
+    let file = dir.join("devnet-amsterdam.chain.json");
+    std::fs::write(&file, serde_json::to_vec(&json).unwrap()).unwrap();
+    match named_or_file(file.to_str().unwrap()) {
+        Err(ChainError::Invalid(ChainConfigError::UnsupportedFork(EthereumHardfork::Bogota))) => {}
+        other => panic!("{:?}", other.map(|(_, name)| name)),
+    }
+    for chain_file in [None, Some(file.as_path())] {
+        match for_block(&dir, "devnet-amsterdam", chain_file) {
+            Err(e @ ChainError::File { .. }) => {
+                let message = e.to_string();
+                assert!(
+                    message.contains("devnet-amsterdam.chain.json") && message.contains("Bogota"),
+                    "{message}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Adding a fork activation to a config never keeps its digest: the config is refused, or its
+/// digest changes. Every activation key the parser reads, in both spellings, absent from the
+/// devnet-amsterdam config, and some it does not, each at genesis and later.
+#[test]
+fn an_extra_fork_key_never_keeps_the_digest() {
+    let base = devnet_amsterdam();
+    let digest = from_genesis_config(&base).unwrap().digest();
+    let (mut parsed, mut refused) = (0, 0);
+    let keys = BLOCK_FORKS
+        .iter()
+        .map(|(_, stem)| format!("{stem}_block"))
+        .chain(TIME_FORKS.iter().map(|(_, stem)| format!("{stem}_time")))
+        .chain(["verkle_time".to_owned(), "bpo6_time".to_owned()])
+        .flat_map(|snake| [camel(&snake), snake]);
+    for key in keys {
+        if base.get(&key).is_some() || base.get(camel_to_snake(&key)).is_some() {
+            continue;
+        }
+        for value in [0u64, 1, 1_000_000] {
+            let mut json = base.clone();
+            json[&key] = value.into();
+            match from_genesis_config(&json) {
+                Ok(config) => {
+                    assert_ne!(config.digest(), digest, "{key} = {value}");
+                    parsed += 1;
+                }
+                Err(_) => refused += 1,
+            }
+        }
+    }
+    assert!(
+        parsed > 10 && refused > 10,
+        "{parsed} parsed, {refused} refused"
+    );
+}
+
+/// `camel`'s inverse on the keys above.
+fn camel_to_snake(key: &str) -> String {
+    let mut out = String::new();
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Every chain config file the project and `../shared` use still parses: the committed
+/// blocks' configs and genesis files, and the shared blocks' configs. (The EEST fixtures'
+/// `config` objects hold `network`, `chainid` and `blobSchedule` only, and go through
+/// [`from_network`]: the corpus tests in `tests/tests/corpora` run them.)
+#[test]
+fn every_config_in_use_still_parses() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut add_dir = |dir: std::path::PathBuf| {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if name.ends_with(".chain.json") || name.ends_with(".genesis.json") {
+                files.push(path);
+            }
+        }
+    };
+    add_dir(root.join("blocks"));
+    let shared = root.join("../shared/blocks");
+    for entry in std::fs::read_dir(&shared).into_iter().flatten() {
+        add_dir(entry.unwrap().path());
+    }
+    assert!(files.len() >= 5, "{files:?}");
+    for file in &files {
+        if let Err(e) = from_file(file) {
+            panic!("{}: {e}", file.display());
+        }
+    }
+    println!("{} config files", files.len());
+}
