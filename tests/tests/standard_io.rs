@@ -6,6 +6,8 @@
 
 #[path = "standard_io/amsterdam.rs"]
 mod amsterdam;
+#[path = "standard_io/conventions.rs"]
+mod conventions;
 #[path = "standard_io/signers.rs"]
 mod signers;
 
