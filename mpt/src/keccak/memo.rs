@@ -68,7 +68,13 @@ impl Memo {
             return hash(input);
         }
         let entry = &mut self.entries[slot(input)];
+        #[cfg(not(feature = "plant-memo-prefix"))]
         if entry.len as usize == len && entry.input[..len] == *input {
+            return entry.hash;
+        }
+        // Planted bug (test-only mutant): only the input's first word is compared.
+        #[cfg(feature = "plant-memo-prefix")]
+        if entry.len as usize == len && entry.input[..len.min(32)] == input[..len.min(32)] {
             return entry.hash;
         }
         let out = hash(input);

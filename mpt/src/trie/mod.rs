@@ -270,6 +270,12 @@ impl<'s> Trie<'s> {
         match (&mut self.nodes[id as usize].kind, slot) {
             (Kind::Extension { child, .. }, None) => *child = new,
             (Kind::Branch { children, .. }, Some(nibble)) => {
+                // Planted bug (test-only mutant): a slot holding a decoded node keeps it, as if
+                // a node were only ever edited in place.
+                #[cfg(feature = "plant-stale-slot")]
+                if let (Child::Node(_), Child::Node(_)) = (children[nibble as usize].get(), new) {
+                    return;
+                }
                 children[nibble as usize] = Slot::new(new)
             }
             _ => unreachable!("child slot of a leaf"),

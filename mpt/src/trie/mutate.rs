@@ -242,7 +242,13 @@ impl<'s> Trie<'s> {
                 if !removed {
                     return Ok((Child::Node(id), false));
                 }
+                #[cfg(not(feature = "plant-mask"))]
                 self.slot_changed(id, nibble);
+                // Planted bug (test-only mutant): the deletion forgets the slot's changed bit.
+                #[cfg(feature = "plant-mask")]
+                {
+                    self.nodes[id as usize].rlp = None;
+                }
                 let Kind::Branch { children, .. } = &self.nodes[id as usize].kind else {
                     unreachable!()
                 };

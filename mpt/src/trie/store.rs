@@ -281,10 +281,11 @@ impl WitnessStore {
         if at as usize == self.items.borrow().len() {
             // Pulled now: the lookups to come will ask for it if this one does not.
             let pulled = self.pull_one()?;
-            if pulled != *hash {
+            // (`plant-cursor`, a test-only mutant: the cursor claims its item uncompared.)
+            if pulled != *hash && !cfg!(feature = "plant-cursor") {
                 return None;
             }
-        } else if self.hashes.borrow()[at as usize] != *hash {
+        } else if self.hashes.borrow()[at as usize] != *hash && !cfg!(feature = "plant-cursor") {
             return None;
         }
         self.cursor.set(at + 1);
