@@ -12,8 +12,6 @@ use core::ops::Neg;
 use ecdsa::RecoveryId;
 use openvm_algebra_guest::{DivUnsafe, IntMod};
 use openvm_algebra_moduli_macros::moduli_declare;
-#[cfg(target_os = "zkvm")]
-use openvm_ecc_guest::weierstrass::FromCompressed;
 use openvm_ecc_guest::weierstrass::WeierstrassPoint;
 use openvm_ecc_guest::{CyclicGroup, Group};
 use openvm_ecc_sw_macros::sw_declare;
@@ -128,18 +126,43 @@ pub fn recover_address(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<Addre
     recover_key(rs, v, prehash).map(|xy| Address::from_slice(&keccak256(xy)[12..]))
 }
 
-/// The curve point with x-coordinate `x` and y of parity `odd & 1`, if x³ + 7 is a square.
+/// The curve point with x-coordinate `x` (reduced) and y of parity `odd & 1`, if x³ + 7 is a
+/// square.
 ///
-/// In the VM, OpenVM's `decompress`: the host hints the square root and the guest checks it
-/// (reduced, and squared on the chip). Off the VM that hint is `unimplemented!`, so the same
-/// root is computed here, as (x³ + 7)^((p + 1)/4) (p ≡ 3 mod 4), and checked the same way; the
-/// parity is chosen as OpenVM chooses it. So every other line of recovery, the part a prover
-/// could bend, runs natively exactly as in the guest (the corpora and the hostile-input tests
-/// run it there).
+/// Not OpenVM's `FromCompressed::decompress`, which reads the parity of −y's bytes: the
+/// modular chips constrain a result only modulo p, not below it, so for the ~2^32 roots y with
+/// p − y < 2^256 − p a prover may write −y + p, whose parity is the other one, and make
+/// `decompress` say "no point" for a valid R (ECRECOVER then returns nothing and an EIP-7702
+/// authority is skipped where every client recovers one: a post-state no client computes).
+/// Here only the root's parity is read, and the root is reduced ([`sqrt`]); −y has the other
+/// parity since y ≠ 0 (the group's order is prime: no point has y = 0), and is only computed
+/// with, never read as bytes.
 fn decompress(x: Secp256k1Coord, odd: u8) -> Option<Secp256k1Point> {
+    let y_squared = &(&x * &x) * &x + &CURVE_B;
+    let y = sqrt(&y_squared)?;
+    let y = if y.as_le_bytes()[0] & 1 == odd & 1 {
+        y
+    } else {
+        -y
+    };
+    // SAFETY: y² = x³ + 7 (`sqrt` checked it): (x, y) is on the curve, and every curve point
+    // is in the group (cofactor 1).
+    Some(unsafe { Secp256k1Point::from_xy_unchecked(x, y) })
+}
+
+/// A square root of `a`, reduced (its bytes canonical), or `None` when `a` is not a square.
+///
+/// In the VM, OpenVM's hinted `Sqrt`: the host hints a root (or a root of `a` times a fixed
+/// non-residue, to show there is none), and the guest asserts it reduced and checks its square
+/// on the chip; a hint that fails its check never yields an answer (the guest loops, and no
+/// proof ends). Off the VM that hint is `unimplemented!`, so the root is computed as
+/// a^((p + 1)/4) (p ≡ 3 mod 4) and checked the same way: recovery then runs natively through
+/// the guest's code but for the hint (the corpora and the hostile-input tests run it there).
+fn sqrt(a: &Secp256k1Coord) -> Option<Secp256k1Coord> {
     #[cfg(target_os = "zkvm")]
     {
-        Secp256k1Point::decompress(x, &odd)
+        use openvm_algebra_guest::Sqrt;
+        a.sqrt()
     }
     #[cfg(not(target_os = "zkvm"))]
     {
@@ -148,19 +171,9 @@ fn decompress(x: Secp256k1Coord, odd: u8) -> Option<Secp256k1Point> {
         const SQRT_EXPONENT: [u8; 32] = alloy_primitives::hex!(
             "3FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFBFFFFF0C"
         );
-        let y_squared = &(&x * &x) * &x + &CURVE_B;
-        let y = y_squared.exp_bytes(true, &SQRT_EXPONENT);
-        if &y * &y != y_squared {
-            return None;
-        }
-        let y = if y.as_le_bytes()[0] & 1 == odd & 1 {
-            y
-        } else {
-            -y
-        };
-        // SAFETY: y² = x³ + 7 was checked above: (x, y) is on the curve (and, the curve's
-        // order being prime with no point of order two, y ≠ 0, so the parity is the one asked).
-        Some(unsafe { Secp256k1Point::from_xy_unchecked(x, y) })
+        let y = a.exp_bytes(true, &SQRT_EXPONENT);
+        y.assert_reduced();
+        (&(&y * &y) == a).then_some(y)
     }
 }
 

@@ -157,3 +157,34 @@ fn the_zero_key_forgery_is_refused() {
         assert_ne!(recover_key(&rs_, v ^ 1, &prehash), Ok([0u8; 64]));
     }
 }
+
+/// R = (x0, 1), x0³ = −6: its roots are 1 and p − 1, and −1 is where a dishonest chip could
+/// write p + 1 (its modular results are constrained mod p, not below it), whose parity is the
+/// other one. OpenVM's `decompress` read that parity and could be made to refuse a valid R;
+/// ours reads only the reduced root's. Natively (honest arithmetic) both ids must recover what
+/// k256 recovers; the dishonest trace itself cannot be built here.
+#[test]
+fn a_root_of_one_recovers_as_k256() {
+    use crypto::secp256k1::recover_key;
+    use k256::ecdsa::{RecoveryId, Signature, VerifyingKey};
+    let x0 = U256::from_be_bytes(alloy_primitives::hex!(
+        "146d3b65add9f54ccca28533c88e2cbc63f7443e1658783ab41f8ef97c2a10b5"
+    ));
+    for s in [1u64, 2, 0xdead_beef] {
+        let rs_ = rs(x0, U256::from(s));
+        let signature = Signature::from_slice(&rs_).unwrap();
+        for prehash in [[0u8; 32], [0x77; 32]] {
+            for v in 0..2 {
+                let k256 = VerifyingKey::recover_from_prehash(
+                    &prehash,
+                    &signature,
+                    RecoveryId::from_byte(v).unwrap(),
+                )
+                .map(|key| xy(&key))
+                .ok();
+                assert!(k256.is_some(), "x0 is a point's x");
+                assert_eq!(recover_key(&rs_, v, &prehash).ok(), k256, "s {s}, id {v}");
+            }
+        }
+    }
+}
