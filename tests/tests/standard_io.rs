@@ -8,6 +8,8 @@
 mod amsterdam;
 #[path = "standard_io/conventions.rs"]
 mod conventions;
+#[path = "standard_io/mutation.rs"]
+mod mutation;
 #[path = "standard_io/signers.rs"]
 mod signers;
 
