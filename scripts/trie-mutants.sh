@@ -34,20 +34,21 @@ MUTANTS=(plant-mask plant-stale-slot plant-cursor plant-memo-prefix)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
-# Runs the differential test with the given features; leaves its output in $log and prints the
-# number of failing cases over all its summary lines (empty when there is none: no run).
+# Runs the differential test with the given features; leaves its output in $log and prints its
+# exit status, then the failing cases, all cases and the failures found by a check (not a
+# panic), summed over the summary lines (only the status when there is none: no test ran).
 run() {
-  cargo test -p mpt --locked "${config[@]}" "$@" --test differential -- --test-threads 2 \
+  cargo test -p mpt --locked "${config[@]}" "$@" --test differential -- --nocapture \
     >"$log" 2>&1
   local rc=$?
-  sed -n 's/^differential\[[a-z]*\]: \([0-9][0-9]*\) of \([0-9][0-9]*\) cases failed.*/\1 \2/p' "$log" \
-    | awk -v rc="$rc" 'BEGIN { f = 0; n = 0; lines = 0 }
-                       { f += $1; n += $2; lines++ }
-                       END { if (lines) print rc, f, n; else print rc }'
+  sed -n 's/^differential\[[a-z]*\]: \([0-9]*\) of \([0-9]*\) cases failed (\([0-9]*\) by a check.*/\1 \2 \3/p' "$log" \
+    | awk -v rc="$rc" 'BEGIN { f = 0; n = 0; c = 0; lines = 0 }
+                       { f += $1; n += $2; c += $3; lines++ }
+                       END { if (lines) print rc, f, n, c; else print rc }'
 }
 
 status=0
-read -r rc failures cases < <(run "$@")
+read -r rc failures cases checked < <(run "$@")
 if [ "$rc" = 0 ] && [ "${failures:-1}" = 0 ]; then
   echo "clean: passes ($cases cases)"
 else
@@ -57,9 +58,9 @@ else
 fi
 
 for mutant in "${MUTANTS[@]}"; do
-  read -r rc failures cases < <(run --features "$mutant" "$@")
+  read -r rc failures cases checked < <(run --features "$mutant" "$@")
   if [ "$rc" != 0 ] && [ "${failures:-0}" -gt 0 ]; then
-    echo "$mutant: caught ($failures failures)"
+    echo "$mutant: caught ($failures failures: $checked by a check, $((failures - checked)) by a panic)"
   elif [ -z "${failures:-}" ]; then
     echo "$mutant: NOT CAUGHT (no test ran; exit $rc)"
     tail -n 30 "$log"

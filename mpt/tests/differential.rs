@@ -229,7 +229,7 @@ fn run_cases(
     println!("differential[{name}]: covered {total:?}");
     assert!(
         failures.is_empty(),
-        "differential[{name}]: {} of {ran} cases failed",
+        "differential[{name}] failed in {} of {ran} cases",
         failures.len()
     );
     // Coverage is asserted over a whole run only: one replayed case covers what it covers.
