@@ -24,9 +24,8 @@
 //!
 //! Off the zkVM the same macros generate software arithmetic, so everything also runs, slowly,
 //! on the host, where it is checked against revm's own implementations; key recovery computes
-//! there the square root the VM hints ([`secp256k1`]). A host built with `program`'s
-//! `openvm-crypto` installs these hooks (`host`'s feature `guest-crypto`) and runs every
-//! corpus through the guest's own code.
+//! there the square root the VM hints ([`secp256k1`]). `host --guest-crypto` installs
+//! these hooks natively, and CI runs every corpus through the guest's own code that way.
 #![no_std]
 #![warn(missing_docs)]
 

@@ -17,6 +17,13 @@ use commands::{bench, cluster, data, measure, proving, standard, verify, worst};
     about = "Stateless Ethereum block verifier (OpenVM guest + host)"
 )]
 struct Cli {
+    /// Native runs through the guest's own cryptography: sender and authority recovery and
+    /// every precompile's crypto go through crate `crypto` (OpenVM's field and curve code as
+    /// software arithmetic, the square roots the VM hints computed) in place of k256's and
+    /// revm's. (A standard input's keys are checked by the guest's code when `host` is built
+    /// with `--features program/openvm-crypto`.) CI runs every corpus this way.
+    #[arg(long, global = true)]
+    guest_crypto: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -75,7 +82,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
+    let cli = Cli::parse();
+    if cli.guest_crypto && !crypto::install() {
+        eprintln!("error: --guest-crypto: alloy's or revm's crypto provider was already set");
+        return ExitCode::from(2);
+    }
+    let result = match cli.command {
         Command::Run(args) => args.exec(),
         Command::Compare(args) => args.exec(),
         Command::Census(args) => args.exec(),
