@@ -521,6 +521,11 @@ fn mutate(rng: &mut StdRng, base: &Base) -> (Class, String, Vec<u8>) {
                     2 => 0xffff,
                     _ => rng.random(),
                 };
+                let id = if id == base.input.fork.schema_id() {
+                    id ^ 1
+                } else {
+                    id
+                };
                 bytes[..2].copy_from_slice(&id.to_be_bytes());
                 return (class, format!("schema id {id:#06x}"), bytes);
             }
@@ -981,8 +986,12 @@ fn mutate_chain(rng: &mut StdRng, input: &mut StatelessInput) -> String {
         return what;
     }
     let old = input.chain_id;
+    let others: Vec<u64> = reference::KNOWN_CHAIN_IDS
+        .into_iter()
+        .filter(|id| *id != old)
+        .collect();
     input.chain_id = match rng.random_range(0..5) {
-        0 | 1 => reference::KNOWN_CHAIN_IDS[rng.random_range(0..4)],
+        0 | 1 => others[rng.random_range(0..others.len())],
         2 => 0,
         3 => u64::MAX,
         _ => rng.random(),
@@ -1005,13 +1014,26 @@ fn offset_positions(bytes: &[u8]) -> Vec<(String, usize)> {
         ("public_keys".to_owned(), 18),
     ];
     let at = |rel: usize| u32_at(bytes, rel).map(|o| 2 + o);
-    if let Some(w) = at(6) {
+    // The first offsets of a list of byte strings at `start..end` (none when it is empty).
+    let items = |out: &mut Vec<(String, usize)>, name: &str, start: usize, end: usize| {
+        if start < end {
+            let count = u32_at(bytes, start).map_or(0, |first| first / 4);
+            for j in 0..count.min(3) {
+                out.push((format!("{name}[{j}]"), start + 4 * j));
+            }
+        }
+    };
+    if let (Some(w), Some(keys)) = (at(6), at(18)) {
+        let starts: Vec<Option<usize>> = (0..3).map(|k| u32_at(bytes, w + 4 * k)).collect();
         for (k, name) in ["state", "codes", "headers"].iter().enumerate() {
             out.push((format!("witness.{name}"), w + 4 * k));
-            if let Some(list) = u32_at(bytes, w + 4 * k).map(|o| w + o) {
-                for j in 0..3 {
-                    out.push((format!("witness.{name}[{j}]"), list + 4 * j));
-                }
+            let end = if k < 2 {
+                starts[k + 1].map(|o| w + o)
+            } else {
+                Some(keys)
+            };
+            if let (Some(start), Some(end)) = (starts[k].map(|o| w + o), end) {
+                items(&mut out, &format!("witness.{name}"), start, end);
             }
         }
     }
@@ -1029,14 +1051,14 @@ fn offset_positions(bytes: &[u8]) -> Vec<(String, usize)> {
             out.push(("payload.transactions".to_owned(), p + 504));
             if shape >= Fork::Shanghai.schema_id() {
                 out.push(("payload.withdrawals".to_owned(), p + 508));
+                let start = u32_at(bytes, p + 504).map(|o| p + o);
+                let end = u32_at(bytes, p + 508).map(|o| p + o);
+                if let (Some(start), Some(end)) = (start, end) {
+                    items(&mut out, "payload.transactions", start, end);
+                }
             }
             if shape >= Fork::Amsterdam.schema_id() {
                 out.push(("payload.block_access_list".to_owned(), p + 528));
-            }
-            if let Some(t) = u32_at(bytes, p + 504).map(|o| p + o) {
-                for j in 0..3 {
-                    out.push((format!("payload.transactions[{j}]"), t + 4 * j));
-                }
             }
         }
     }
@@ -1061,6 +1083,7 @@ fn mutate_offset(rng: &mut StdRng, bytes: &[u8]) -> (String, Vec<u8>) {
         7 => u32::MAX,
         _ => rng.random_range(0..len),
     };
+    let new = if new == old { old ^ 1 } else { new };
     let mut out = bytes.to_vec();
     out[at..at + 4].copy_from_slice(&new.to_le_bytes());
     (format!("offset {name} (byte {at}): {old} -> {new}"), out)
@@ -1207,6 +1230,8 @@ fn mutated_standard_inputs_validate_as_the_reference_says() {
         start.elapsed()
     );
     let mut tally: BTreeMap<Class, [usize; 3]> = BTreeMap::new();
+    // Per class, the first mutation that left the input valid: what "valid after mutation" is.
+    let mut still_valid: BTreeMap<Class, String> = BTreeMap::new();
     let mut failures = Vec::new();
     for (b, base) in bases.iter().enumerate() {
         let base_start = Instant::now();
@@ -1220,6 +1245,11 @@ fn mutated_standard_inputs_validate_as_the_reference_says() {
                 Ok((outcome, _)) => {
                     tally.entry(class).or_default()[outcome as usize] += 1;
                     outcomes[outcome as usize] += 1;
+                    if outcome == Outcome::Valid {
+                        still_valid
+                            .entry(class)
+                            .or_insert_with(|| format!("{}: {what}", base.name));
+                    }
                 }
                 Err(e) => failures.push(format!(
                     "HOSTILE_SEED={seed:#x} base `{}` case {case} (case seed {case_seed:#x}), \
@@ -1262,6 +1292,9 @@ fn mutated_standard_inputs_validate_as_the_reference_says() {
         totals[2],
         start.elapsed()
     );
+    for (class, example) in &still_valid {
+        println!("still valid, {class:?}: {example}");
+    }
     assert!(
         failures.is_empty(),
         "{} of the mutations differ from the reference:\n{}",
