@@ -125,6 +125,7 @@ struct Coverage {
     duplicates: usize,
     missing_named: usize,
     reopened: usize,
+    shared_stores: usize,
     store_lookups: usize,
     cursor_traps: usize,
     memo_hits: usize,
@@ -155,6 +156,7 @@ impl Coverage {
             duplicates,
             missing_named,
             reopened,
+            shared_stores,
             store_lookups,
             cursor_traps,
             memo_hits,
@@ -949,8 +951,54 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// `model` with a few changes: a second state sharing most of its nodes with the first.
+fn drift(rng: &mut SmallRng, keys: &KeySpace, model: &Model) -> Model {
+    let mut other = model.clone();
+    for _ in 0..rng.random_range(1..=8) {
+        match (rng.random_range(0..3), pick_key(rng, &other)) {
+            (0, Some(key)) => {
+                other.remove(&key);
+            }
+            (1, Some(key)) => {
+                other.insert(key, random_value(rng));
+            }
+            _ => {
+                if let Some(key) = keys.fresh_key(rng, &other) {
+                    other.insert(key, random_value(rng));
+                }
+            }
+        }
+    }
+    other
+}
+
+/// One store for two tries (as the account trie and the storage tries share one, or a state
+/// and a nearby one): `a`'s items then `b`'s (in the host's order each node once), or all of
+/// them shuffled. A node one witness dropped and the other holds is not missing.
+fn merge(rng: &mut SmallRng, mut a: Witness, b: Witness) -> Witness {
+    match a.order {
+        Order::Host => {
+            let seen: HashSet<Vec<u8>> = a.items.iter().cloned().collect();
+            a.items
+                .extend(b.items.into_iter().filter(|item| !seen.contains(item)));
+        }
+        Order::Shuffled => {
+            a.items.extend(b.items);
+            a.items.shuffle(rng);
+        }
+        Order::HostNoisy | Order::Reversed => a.items.extend(b.items),
+    }
+    a.nodes.extend(b.nodes);
+    a.dropped.extend(b.dropped);
+    let nodes = &a.nodes;
+    a.dropped.retain(|hash| !nodes.contains_key(hash));
+    a.forged.extend(b.forged);
+    a
+}
+
 /// One case: a random model, then up to three phases, each opening the trie at the model's
-/// root over a new witness of it and running a change sequence.
+/// root over a new witness of it and running a change sequence; in some phases a second trie,
+/// at a nearby state, shares the store and takes every other step or so.
 fn trie_case(rng: &mut SmallRng, coverage: &mut Coverage) -> Result<(), String> {
     let mut keys = KeySpace::new(rng);
     let mut model = keys.model(rng);
@@ -958,49 +1006,75 @@ fn trie_case(rng: &mut SmallRng, coverage: &mut Coverage) -> Result<(), String> 
     for phase in 0..phases {
         let order = *ORDERS.choose(rng).unwrap();
         let thin = rng.random_bool(0.15);
-        let witness = witness(rng, &model, order, thin, coverage)?;
+        let mut models = vec![model.clone()];
+        if rng.random_bool(0.25) {
+            models.push(drift(rng, &keys, &model));
+            coverage.shared_stores += 1;
+        }
+        let mut roots = Vec::new();
+        let mut merged: Option<Witness> = None;
+        for model in &models {
+            let witness = witness(rng, model, order, thin, coverage)?;
+            roots.push(witness.root);
+            merged = Some(match merged {
+                None => witness,
+                Some(first) => merge(rng, first, witness),
+            });
+        }
+        let witness = merged.expect("one model at least");
         if phase > 0 {
             coverage.reopened += 1;
         }
-        let context = format!(
-            "phase {phase}, key length {}, {:?} order{}, {} items, {} keys at open",
-            keys.key_len,
-            order,
-            if thin { " (thin)" } else { "" },
-            witness.items.len(),
-            model.len()
-        );
         let store = WitnessStore::new(witness.items.iter().cloned());
-        let trie = Trie::open(&store, witness.root)
-            .map_err(|e| format!("{context}: open at {}: {e}", witness.root))?;
-        let mut run = Run {
-            trie,
-            model: model.clone(),
-            witness: &witness,
-            keys: &keys,
-            context,
-        };
+        let mut runs = Vec::new();
+        for (index, (model, root)) in models.into_iter().zip(roots).enumerate() {
+            let context = format!(
+                "phase {phase}, trie {index}, key length {}, {:?} order{}, {} items, {} keys at \
+                 open",
+                keys.key_len,
+                order,
+                if thin { " (thin)" } else { "" },
+                witness.items.len(),
+                model.len()
+            );
+            let trie =
+                Trie::open(&store, root).map_err(|e| format!("{context}: open at {root}: {e}"))?;
+            runs.push(Run {
+                trie,
+                model,
+                witness: &witness,
+                keys: &keys,
+                context,
+            });
+        }
         let result = (|| {
             if order != Order::Shuffled && rng.random_bool(0.5) {
                 // Reads in key order: the lookups walk the items in the host's order.
-                for key in run.model.keys().cloned().collect::<Vec<_>>() {
-                    run.get(&key)?;
+                for run in &mut runs {
+                    for key in run.model.keys().cloned().collect::<Vec<_>>() {
+                        run.get(&key)?;
+                    }
                 }
             }
             let batched = rng.random_bool(0.3);
             let steps = rng.random_range(8..=36);
             for step in 0..steps {
                 let checked = !batched || step % 4 == 3;
+                let at = rng.random_range(0..runs.len());
+                let run = &mut runs[at];
                 run.context = format!(
                     "{} (step {step})",
                     run.context.split(" (step").next().unwrap()
                 );
                 run.step(rng, checked, coverage)?;
             }
-            run.check_root("the last step", coverage)?;
-            for key in run.model.keys().cloned().collect::<Vec<_>>() {
-                run.get(&key)?;
+            for run in &mut runs {
+                run.check_root("the last step", coverage)?;
+                for key in run.model.keys().cloned().collect::<Vec<_>>() {
+                    run.get(&key)?;
+                }
             }
+            let run = &mut runs[0];
             if rng.random_bool(0.2) {
                 // Everything deleted: the empty root.
                 for key in run.model.keys().cloned().collect::<Vec<_>>() {
@@ -1024,9 +1098,10 @@ fn trie_case(rng: &mut SmallRng, coverage: &mut Coverage) -> Result<(), String> 
             Err(Stop::Fail(message)) => return Err(message),
         };
         coverage.missing_named += usize::from(missing);
-        model = run.model;
-        // The store asked directly, after the trie went through it: a wrong answer that the
-        // trie's checks let pass is still caught here.
+        model = runs.swap_remove(0).model;
+        drop(runs);
+        // The store asked directly, after the tries went through it: a wrong answer that the
+        // tries' checks let pass is still caught here.
         check_store(rng, &witness, coverage)?;
     }
     Ok(())
@@ -1055,6 +1130,7 @@ fn trie_roots_match_alloy_trie_over_hostile_witnesses() {
         ("duplicate items", c.duplicates),
         ("dropped nodes named", c.missing_named),
         ("reopened tries", c.reopened),
+        ("stores shared by two tries", c.shared_stores),
         ("cursor traps", c.cursor_traps),
     ] {
         assert!(count > 0, "no {what} in {} cases: {c:?}", c.cases);
