@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use alloy_consensus::{SignableTransaction, TxEip1559, TxEnvelope, TxLegacy};
 use alloy_eips::eip2718::{Decodable2718, Encodable2718};
 use alloy_primitives::{keccak256, Address, Signature, TxKind, U256};
-use blockgen::{seal_as, signed, Devnet, Fork, GAS_LIMIT};
+use blockgen::{seal_as, seal_as_listed, signed, Devnet, Fork, GAS_LIMIT};
 use chaindata::fixtures::GenesisAccount;
 use k256::ecdsa::signature::hazmat::PrehashVerifier;
 use k256::ecdsa::{RecoveryId, SigningKey, VerifyingKey};
@@ -104,18 +104,30 @@ fn forged_block() -> (Devnet, Vec<u8>, VerifyingKey, VerifyingKey) {
 
 /// The forged block's standard input bytes with `key` as its one public key.
 fn forged_input(devnet: &Devnet, block_rlp: &[u8], key: &VerifyingKey) -> Vec<u8> {
+    listed_input(devnet, block_rlp, None, vec![sec1(key)])
+}
+
+/// A block's standard input bytes with `keys` as its public keys and `access_list` (from
+/// Amsterdam on) in its payload.
+fn listed_input(
+    devnet: &Devnet,
+    block_rlp: &[u8],
+    access_list: Option<&[alloy_eips::eip7928::AccountChanges]>,
+    keys: Vec<[u8; 65]>,
+) -> Vec<u8> {
     let mut input = prover::standard::stateless_input_with(
         block_rlp,
         &devnet.witness,
         &devnet.chain,
         prover::standard::Produced {
             requests: &Default::default(),
-            access_list: None,
+            access_list,
         },
-        false,
+        // Lenient: the zero-key forgery's signature recovers no key (its keys are replaced).
+        true,
     )
     .unwrap();
-    input.public_keys = vec![sec1(key)].into();
+    input.public_keys = keys.into();
     encode_input(&input)
 }
 
@@ -299,4 +311,118 @@ fn keys_of_other_transactions_and_non_keys_are_refused() {
             prefix: compressed[0]
         }
     );
+}
+
+/// The key 0x04 ‖ 0^64, and the address a guest that took it for a point would credit:
+/// keccak(0^64)[12..].
+const ZERO_KEY: [u8; 65] = {
+    let mut key = [0u8; 65];
+    key[0] = 0x04;
+    key
+};
+
+/// Issue 51's forgery, on an Amsterdam devnet: keccak(0^64)[12..] is funded, and a 99 ETH
+/// transfer "from" it is signed with R = (z/s)·G, r = R.x, v = R.y's parity, which verifies
+/// under the point at infinity (OpenVM's `from_xy(0, 0)`). The header is sealed with the state
+/// of executing as that address.
+fn zero_key_block() -> (Devnet, Vec<u8>, Vec<u8>) {
+    use k256::elliptic_curve::ops::Reduce;
+    use k256::elliptic_curve::point::AffineCoordinates;
+    use k256::{ProjectivePoint, Scalar};
+    let keyless = Address::from_slice(&keccak256([0u8; 64])[12..]);
+    assert_eq!(
+        keyless,
+        "0x3f17f1962B36e491b30A40b2405849e597Ba5FB5"
+            .parse::<Address>()
+            .unwrap()
+    );
+    let funded = GenesisAccount {
+        balance: U256::from(100u64) * U256::from(10u64).pow(U256::from(18)),
+        ..Default::default()
+    };
+    // The recipient exists, so the transfer creates no account.
+    let recipient = GenesisAccount {
+        balance: U256::from(1u64),
+        ..Default::default()
+    };
+    let devnet = Devnet::with(
+        BTreeMap::from([(keyless, funded), (Address::repeat_byte(0x5e), recipient)]),
+        GAS_LIMIT,
+        Fork::Amsterdam,
+    )
+    .unwrap();
+    let tx = TxEip1559 {
+        chain_id: devnet.chain.chain_id,
+        nonce: 0,
+        gas_limit: 100_000,
+        max_fee_per_gas: 10 * GWEI,
+        max_priority_fee_per_gas: GWEI,
+        to: TxKind::Call(Address::repeat_byte(0x5e)),
+        value: U256::from(99u64) * U256::from(10u64).pow(U256::from(18)),
+        ..Default::default()
+    };
+    let z = <Scalar as Reduce<k256::U256>>::reduce_bytes(&tx.signature_hash().0.into());
+    // A fixed low s.
+    let s = Scalar::from(0x5e_u64 << 32 | 0x1234);
+    let big_r = (ProjectivePoint::GENERATOR * (z * s.invert().unwrap())).to_affine();
+    let signature = Signature::new(
+        U256::from_be_slice(&big_r.x()),
+        U256::from_be_slice(&s.to_bytes()),
+        bool::from(big_r.y_is_odd()),
+    );
+    let tx: TxEnvelope = tx.into_signed(signature).into();
+    let tx = TxEnvelope::decode_2718(&mut tx.encoded_2718().as_slice()).unwrap();
+    let (block, succeeded, list) =
+        seal_as_listed(&devnet, vec![tx], Vec::new(), &[keyless]).unwrap();
+    assert_eq!(
+        succeeded,
+        [true],
+        "the transfer succeeds as the keyless address"
+    );
+    let block_rlp = alloy_rlp::encode(&block);
+    let input = listed_input(&devnet, &block_rlp, list.as_deref(), vec![ZERO_KEY]);
+    (devnet, block_rlp, input)
+}
+
+#[test]
+fn the_zero_key_cannot_make_a_forged_block_valid() {
+    let (devnet, block_rlp, input) = zero_key_block();
+    // The block guest recovers no sender.
+    let error = program::validate_block(&block_rlp, &devnet.witness, &devnet.chain).unwrap_err();
+    assert!(
+        matches!(error, ValidationError::SenderRecovery { index: 0, .. }),
+        "{error}"
+    );
+    let run = program::standard::validate(&input, &Sha2Hasher);
+    assert!(!run.result.successful_validation);
+    assert!(
+        matches!(
+            run.error(),
+            Some(StandardError::Validation(ValidationError::SenderRecovery {
+                index: 0,
+                ..
+            }))
+        ),
+        "{:?}",
+        run.error()
+    );
+}
+
+/// In the VM, where the check runs on the chips: `false`, as natively (on 009318e the VM said
+/// `true` and `run_standard` refused the disagreement).
+#[test]
+fn the_zero_key_is_refused_in_the_vm() {
+    use prover::guest::{GuestSpec, Keccak, Program};
+    let (_, _, bytes) = zero_key_block();
+    let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
+    let run = prover::standard::run_standard(&bytes, Some(spec)).unwrap_or_else(|e| panic!("{e}"));
+    let (result, _) = run.vm.expect("the VM ran");
+    assert!(!result.successful_validation);
+    assert!(matches!(
+        run.native.error(),
+        Some(StandardError::Validation(ValidationError::SenderRecovery {
+            index: 0,
+            ..
+        }))
+    ));
 }
