@@ -51,11 +51,15 @@ pub enum Tag {
     Bls12MapFpToG1 = 14,
     /// `bls12_381_fp2_to_g2(c0, c1)`: 96 bytes.
     Bls12MapFp2ToG2 = 15,
+    /// `blake2_compress(rounds, h, m, t, f)`: EIP-152's input, rounds (u32 BE) ‖ h (8 × u64
+    /// LE) ‖ m (16 × u64 LE) ‖ t (2 × u64 LE) ‖ f (1; any non-zero byte is `true` here, where
+    /// the precompile refuses all but 0 and 1 before calling); the output is h, 8 × u64 LE.
+    Blake2f = 16,
 }
 
 impl Tag {
     /// All tags.
-    pub const ALL: [Tag; 16] = [
+    pub const ALL: [Tag; 17] = [
         Tag::Sha256,
         Tag::Bn254Add,
         Tag::Bn254Mul,
@@ -72,6 +76,7 @@ impl Tag {
         Tag::Bls12Pairing,
         Tag::Bls12MapFpToG1,
         Tag::Bls12MapFp2ToG2,
+        Tag::Blake2f,
     ];
 
     /// The tag with this byte.
@@ -92,6 +97,7 @@ impl Tag {
             Tag::Ecrecover => Some(97),
             Tag::Bls12MapFpToG1 => Some(48),
             Tag::Bls12MapFp2ToG2 => Some(96),
+            Tag::Blake2f => Some(213),
         }
     }
 }
@@ -226,6 +232,21 @@ pub fn outcome(crypto: &dyn Crypto, tag: Tag, input: &[u8]) -> Result<Vec<u8>, B
         Tag::Bls12MapFp2ToG2 => {
             let c = |i: usize| -> [u8; 48] { input[48 * i..48 * (i + 1)].try_into().expect("48") };
             crypto.bls12_381_fp2_to_g2((c(0), c(1))).map(|p| p.to_vec())
+        }
+        Tag::Blake2f => {
+            let word = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
+            let rounds = u32::from_be_bytes(input[..4].try_into().expect("4 bytes"));
+            let mut h = [0u64; 8];
+            for (w, bytes) in h.iter_mut().zip(input[4..68].chunks_exact(8)) {
+                *w = word(bytes);
+            }
+            let mut m = [0u64; 16];
+            for (w, bytes) in m.iter_mut().zip(input[68..196].chunks_exact(8)) {
+                *w = word(bytes);
+            }
+            let t = [word(&input[196..204]), word(&input[204..212])];
+            crypto.blake2_compress(rounds, &mut h, &m, &t, input[212] != 0);
+            Ok(h.iter().flat_map(|w| w.to_le_bytes()).collect())
         }
         Tag::Modexp => {
             let (base, exp, modulus) = modexp_parts.flatten().expect("checked above");

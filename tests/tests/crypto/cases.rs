@@ -193,6 +193,25 @@ pub(crate) fn cases() -> Vec<(Tag, Vec<u8>)> {
         cases.push((Tag::Modexp, input));
     }
     cases.extend(eip2537::cases(&mut rng));
+    // BLAKE2F: EIP-152's vector (12 rounds of "abc", final), then random states and messages
+    // over round counts around the schedule's period of 10, not final and final.
+    let eip152 = [
+        &hex!("0000000c")[..],
+        &hex!("48c9bdf267e6096a3ba7ca8485ae67bb2bf894fe72f36e3cf1361d5f3af54fa5"),
+        &hex!("d182e6ad7f520e511f6c3e2b8c68059b6bbd41fbabd9831f79217e1319cde05b"),
+        b"abc",
+        &[0; 125],
+        &hex!("03000000000000000000000000000000"),
+        &[1],
+    ]
+    .concat();
+    cases.push((Tag::Blake2f, eip152));
+    for rounds in [0u32, 1, 9, 10, 11, 20] {
+        let mut input = rounds.to_be_bytes().to_vec();
+        input.extend((0..208).map(|_| rng.random::<u8>()));
+        input.push(u8::from(rounds % 2 == 1));
+        cases.push((Tag::Blake2f, input));
+    }
     cases
 }
 
