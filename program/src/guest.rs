@@ -218,13 +218,10 @@ fn read_item(padding: usize) -> Item {
     }
 }
 
-// The reveals below stay where they are: moving guest code reorders the guest's ELF (and its
-// pinned commitment) for a lint's sake.
 #[cfg(test)]
-#[allow(clippy::items_after_test_module)]
 mod tests {
+    #![allow(clippy::items_after_test_module)] // the reveals stay put: the ELF's lines are pinned
     use super::*;
-
     #[test]
     fn item_lengths_are_bounded_and_never_wrap() {
         assert_eq!(item_capacity(0, 0), Some(0));
