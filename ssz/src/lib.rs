@@ -23,6 +23,7 @@ extern crate alloc;
 
 mod input;
 mod schema;
+pub mod stream;
 mod types;
 mod view;
 
@@ -33,5 +34,6 @@ pub use libssz_merkle::Sha256Hasher;
 #[cfg(feature = "std")]
 pub use libssz_merkle::Sha2Hasher;
 pub use schema::{Fork, Shape, SCHEMA_REVISION};
+pub use stream::{decode_streamed, InMemory, InputStream, Source, Tail};
 pub use types::*;
 pub use view::{InputView, WitnessView};

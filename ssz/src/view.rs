@@ -239,28 +239,46 @@ impl<'a> InputView<'a> {
 
     /// The owned input (copies the witness).
     pub fn to_owned(&self) -> StatelessInput {
-        fn lists<const N: usize>(items: &[&[u8]]) -> Vec<ByteList<N>> {
-            items
-                .iter()
-                .map(|item| ByteList::<N>::try_from(item.to_vec()).expect("checked on decoding"))
-                .collect()
-        }
+        let copy = |items: &[&[u8]]| items.iter().map(|item| item.to_vec()).collect();
         let w = &self.witness;
-        StatelessInput {
-            fork: self.fork,
-            new_payload_request: self.new_payload_request.clone(),
-            witness: ExecutionWitness {
-                state: ProgressiveList::from(lists(&w.state)),
-                codes: ProgressiveList::from(lists(&w.codes)),
-                headers: lists(&w.headers).try_into().expect("checked on decoding"),
-            },
-            chain_id: self.chain_id,
-            public_keys: ProgressiveList::from(self.public_keys.to_vec()),
-        }
+        owned(
+            self.fork,
+            self.new_payload_request.clone(),
+            [copy(&w.state), copy(&w.codes), copy(&w.headers)],
+            self.chain_id,
+            self.public_keys.to_vec(),
+        )
     }
 
     /// `hash_tree_root(new_payload_request)`.
     pub fn request_root(&self, hasher: &impl libssz_merkle::Sha256Hasher) -> Bytes32 {
         self.new_payload_request.hash_tree_root(hasher)
+    }
+}
+
+/// An owned input of decoded parts (lists within their limits: checked on decoding).
+pub(crate) fn owned(
+    fork: Fork,
+    new_payload_request: NewPayloadRequest,
+    [state, codes, headers]: [Vec<Vec<u8>>; 3],
+    chain_id: u64,
+    public_keys: Vec<[u8; PUBLIC_KEY_BYTES]>,
+) -> StatelessInput {
+    fn lists<const N: usize>(items: Vec<Vec<u8>>) -> Vec<ByteList<N>> {
+        items
+            .into_iter()
+            .map(|item| ByteList::<N>::try_from(item).expect("checked on decoding"))
+            .collect()
+    }
+    StatelessInput {
+        fork,
+        new_payload_request,
+        witness: ExecutionWitness {
+            state: ProgressiveList::from(lists(state)),
+            codes: ProgressiveList::from(lists(codes)),
+            headers: lists(headers).try_into().expect("checked on decoding"),
+        },
+        chain_id,
+        public_keys: ProgressiveList::from(public_keys),
     }
 }

@@ -2,8 +2,9 @@
 //! id for another fork or none, bad offsets, lists and byte lists over their limits, trailing
 //! bytes) are refused with an error, never a panic; and seeded random corruptions of a valid
 //! input either fail or decode to an input that encodes back to the very same bytes. The
-//! guest's zero-copy decoder ([`InputView`]) agrees with `libssz`'s on every one of these
-//! inputs, and on inputs whose offsets are corrupted: the same error, or the same input.
+//! guest's decoders, the zero-copy view ([`InputView`]) and the stream ([`InputStream`], read
+//! front to back) agree with `libssz`'s on every one of these inputs, and on inputs whose
+//! offsets are corrupted: the same error, or the same input.
 
 mod support;
 
@@ -144,6 +145,7 @@ fn corrupted_input_fails_or_round_trips_never_panics() {
                 _ => bytes.insert(at, rng.random()),
             }
         }
+        assert_views_agree(&bytes, &format!("corruption {round}"));
         if let Ok(decoded) = decode_input(&bytes) {
             decoded_ok += 1;
             assert_eq!(
@@ -160,7 +162,9 @@ fn corrupted_input_fails_or_round_trips_never_panics() {
 /// The view decoder's answer as `decode_input`'s: the same error, or the same input.
 fn assert_views_agree(bytes: &[u8], what: &str) {
     let view = InputView::decode(bytes).map(|v| v.to_owned());
-    assert_eq!(view, decode_input(bytes), "{what}");
+    let reference = decode_input(bytes);
+    assert_eq!(view, reference, "{what}: the view");
+    assert_eq!(decode_streamed(bytes), reference, "{what}: the stream");
 }
 
 fn word(bytes: &[u8], at: usize) -> usize {
