@@ -75,55 +75,102 @@ pub fn verify_senders<'t>(
     txs: &'t [TxEnvelope],
     keys: &[[u8; 65]],
 ) -> Result<Vec<Recovered<&'t TxEnvelope>>, ValidationError> {
+    check_key_count(txs, keys)?;
+    let recovery = recover_keys(txs);
+    check_keys(txs, keys, &recovery)?;
+    Ok(recovery.senders(txs))
+}
+
+/// The keys the transactions' signatures recover, in order, up to the first that recovers
+/// none: what a standard input's keys must be, byte for byte ([`check_keys`]).
+#[derive(Debug, Clone, Default)]
+pub struct Recovery {
+    /// `x ‖ y` of each key recovered, from the first transaction on.
+    pub keys: Vec<[u8; 64]>,
+}
+
+impl Recovery {
+    /// Whether every one of `txs` recovered a key.
+    pub fn is_complete(&self, txs: &[TxEnvelope]) -> bool {
+        self.keys.len() == txs.len()
+    }
+
+    /// The senders: each transaction with its key's address.
+    pub fn senders<'t>(&self, txs: &'t [TxEnvelope]) -> Vec<Recovered<&'t TxEnvelope>> {
+        txs.iter()
+            .zip(&self.keys)
+            .map(|(tx, key)| Recovered::new_unchecked(tx, Address::from_raw_public_key(key)))
+            .collect()
+    }
+}
+
+/// Recovers each transaction's key ([`recovered_key`]: on the chips in the guest), up to the
+/// first that recovers none; high `s` recovers none (EIP-2), as `recover_signer` refuses it.
+pub fn recover_keys(txs: &[TxEnvelope]) -> Recovery {
+    let mut keys = Vec::with_capacity(txs.len());
+    for tx in txs {
+        let signature = tx.signature();
+        if signature.s() > SECP256K1N_HALF {
+            break;
+        }
+        match recovered_key(signature, &tx.signature_hash()) {
+            Some(key) => keys.push(key),
+            None => break,
+        }
+    }
+    Recovery { keys }
+}
+
+/// One key per transaction.
+pub fn check_key_count(txs: &[TxEnvelope], keys: &[[u8; 65]]) -> Result<(), ValidationError> {
     if keys.len() != txs.len() {
         return Err(ValidationError::PublicKeyCount {
             keys: keys.len(),
             txs: txs.len(),
         });
     }
-    txs.iter()
-        .zip(keys)
-        .enumerate()
-        .map(|(index, (tx, key))| {
-            let [prefix, xy @ ..] = key;
-            if *prefix != 0x04 {
-                return Err(ValidationError::PublicKeyPrefix {
+    Ok(())
+}
+
+/// The given `keys` against `recovery` ([`recover_keys`] of `txs`), in [`verify_senders`]'s
+/// order: the count, then per transaction its key's prefix, its signature's recovery, and the
+/// key byte for byte.
+pub fn check_keys(
+    txs: &[TxEnvelope],
+    keys: &[[u8; 65]],
+    recovery: &Recovery,
+) -> Result<(), ValidationError> {
+    check_key_count(txs, keys)?;
+    for (index, (tx, key)) in txs.iter().zip(keys).enumerate() {
+        let [prefix, xy @ ..] = key;
+        if *prefix != 0x04 {
+            return Err(ValidationError::PublicKeyPrefix {
+                index,
+                prefix: *prefix,
+            });
+        }
+        match recovery.keys.get(index) {
+            Some(recovered) if recovered == xy => {}
+            Some(recovered) => {
+                return Err(ValidationError::PublicKey {
                     index,
-                    prefix: *prefix,
-                });
+                    signer: Address::from_raw_public_key(recovered),
+                    given: Address::from_raw_public_key(xy),
+                })
             }
-            let signature = tx.signature();
-            let recovered = if signature.s() <= SECP256K1N_HALF {
-                recovered_key(signature, &tx.signature_hash())
-            } else {
-                None
-            };
-            match recovered {
-                Some(recovered) if recovered == *xy => {}
-                Some(recovered) => {
-                    return Err(ValidationError::PublicKey {
-                        index,
-                        signer: Address::from_raw_public_key(&recovered),
-                        given: Address::from_raw_public_key(xy),
-                    })
-                }
-                // Why: recovery's own refusal (high s included).
-                None => {
-                    return Err(ValidationError::SenderRecovery {
-                        index,
-                        reason: tx
-                            .recover_signer()
-                            .err()
-                            .map_or_else(|| "no key recovered".into(), |e| e.to_string()),
-                    })
-                }
+            // Why: recovery's own refusal (high s included).
+            None => {
+                return Err(ValidationError::SenderRecovery {
+                    index,
+                    reason: tx
+                        .recover_signer()
+                        .err()
+                        .map_or_else(|| "no key recovered".into(), |e| e.to_string()),
+                })
             }
-            Ok(Recovered::new_unchecked(
-                tx,
-                Address::from_raw_public_key(xy),
-            ))
-        })
-        .collect()
+        }
+    }
+    Ok(())
 }
 
 /// The uncompressed key (`x ‖ y`, no prefix) `signature` recovers for `hash` with its own

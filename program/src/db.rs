@@ -14,13 +14,25 @@ use revm::state::AccountInfo;
 
 use crate::error::DbError;
 
+/// The proven ancestors' hashes, by number: what BLOCKHASH reads.
+pub trait BlockHashes: core::fmt::Debug {
+    /// The hash of ancestor `number`, if proven.
+    fn block_hash(&mut self, number: u64) -> Option<B256>;
+}
+
+impl BlockHashes for HashMap<u64, B256> {
+    fn block_hash(&mut self, number: u64) -> Option<B256> {
+        self.get(&number).copied()
+    }
+}
+
 /// The witness as a revm database.
 #[derive(Debug)]
 pub struct WitnessDb<'s> {
     /// The pre-state trie (read only here; changes go through revm's `State`).
     pub state: StateTrie<'s>,
     codes: &'s WitnessStore,
-    block_hashes: HashMap<u64, B256>,
+    block_hashes: alloc::boxed::Box<dyn BlockHashes + 's>,
     /// The first database error execution hit.
     pub error: Option<DbError>,
     /// Every account and storage slot execution read (feature `record`, host only): the keys
@@ -34,16 +46,17 @@ pub struct WitnessDb<'s> {
 pub type Accessed = alloc::collections::BTreeMap<Address, alloc::collections::BTreeSet<U256>>;
 
 impl<'s> WitnessDb<'s> {
-    /// A database over `state`, the witness's `codes` and the ancestors' hashes.
+    /// A database over `state`, the witness's `codes` and the ancestors' hashes (a map, or
+    /// the standard input's headers, read when BLOCKHASH first needs them).
     pub fn new(
         state: StateTrie<'s>,
         codes: &'s WitnessStore,
-        block_hashes: HashMap<u64, B256>,
+        block_hashes: impl BlockHashes + 's,
     ) -> Self {
         Self {
             state,
             codes,
-            block_hashes,
+            block_hashes: alloc::boxed::Box::new(block_hashes),
             error: None,
             #[cfg(feature = "record")]
             accessed: Accessed::new(),
@@ -118,8 +131,8 @@ impl revm::Database for WitnessDb<'_> {
     }
 
     fn block_hash(&mut self, number: u64) -> Result<B256, DbError> {
-        match self.block_hashes.get(&number) {
-            Some(hash) => Ok(*hash),
+        match self.block_hashes.block_hash(number) {
+            Some(hash) => Ok(hash),
             None => self.fail(DbError::MissingBlockHash(number)),
         }
     }

@@ -138,47 +138,6 @@ pub fn refuse(verdict: crate::Verdict, reason: &dyn core::fmt::Display) -> ! {
     unreachable!("terminated")
 }
 
-/// The witness's items, packed one after another in a region of their own.
-///
-/// Each item read into its own allocation lies among whatever the guest allocated since the
-/// last one (revm's state and journal, the tries' tables), so the pages that hold items hold
-/// those too, and the other way round. Packed, the items fill their pages, and so do the rest:
-/// 0.30% and 0.49% fewer main cells on 24171384 and 21882667 (`host bench`), for the same
-/// instructions.
-#[cfg(target_os = "zkvm")]
-mod items {
-    use core::mem::MaybeUninit;
-
-    /// Address space reserved for items; never touched until written (the bump allocator
-    /// hands out address space). An item that no longer fits gets its own allocation.
-    const REGION: usize = 64 << 20;
-
-    static mut NEXT: usize = 0;
-    static mut END: usize = 0;
-
-    /// `capacity` bytes (a multiple of four) on a word boundary, for the rest of the run.
-    pub(super) fn take(capacity: usize) -> &'static mut [MaybeUninit<u8>] {
-        // SAFETY: the guest runs one thread; `NEXT..END` is a leaked allocation's unused
-        // rest, handed out once each, in order, so no two buffers overlap.
-        unsafe {
-            if END == 0 {
-                let region = alloc::vec::Vec::<u32>::with_capacity(REGION / 4).leak();
-                NEXT = region.as_mut_ptr() as usize;
-                END = NEXT + REGION;
-            }
-            if END - NEXT < capacity {
-                let mut own = alloc::vec::Vec::<u32>::with_capacity(capacity.div_ceil(4));
-                let at = own.as_mut_ptr().cast::<MaybeUninit<u8>>();
-                core::mem::forget(own);
-                return core::slice::from_raw_parts_mut(at, capacity);
-            }
-            let at = NEXT;
-            NEXT += capacity;
-            core::slice::from_raw_parts_mut(at as *mut MaybeUninit<u8>, capacity)
-        }
-    }
-}
-
 /// Reads the next input item with `padding` zero bytes after it, in one allocation: the hint
 /// writes the item's words straight into a buffer with room for the padding (`read_vec` would
 /// size it exactly, and padding it after would copy it). A length no item can have ends the
@@ -195,7 +154,7 @@ fn read_item(padding: usize) -> Item {
             )
         };
         let (len, words) = (len as usize, len.div_ceil(4) as usize);
-        let buffer = items::take(capacity as usize);
+        let buffer = crate::region::take(capacity as usize);
         openvm_rv32im_guest::hint_buffer_chunked(buffer.as_mut_ptr().cast::<u8>(), words);
         // The hint wrote whole words: the last one's bytes after `len` are the prover's, and
         // the padding must be zeros.
@@ -215,6 +174,98 @@ fn read_item(padding: usize) -> Item {
     #[cfg(not(target_os = "zkvm"))]
     {
         Item::padded(openvm::io::read_vec(), padding)
+    }
+}
+
+/// The standard input as the guest reads it ([`stateless_ssz::InputStream`]): its one input
+/// item, from the hint stream, each read written where its reader puts it. The stream gives
+/// whole words; a read that starts inside one takes the bytes left of the word read last, and a
+/// read whose destination is then off the word grid goes through a stack buffer (the hint
+/// writes words to word addresses only). Natively, the item read whole, from memory.
+pub struct Hinted {
+    /// The word read last (the bytes of it not yet read are its last `have`).
+    #[cfg(target_os = "zkvm")]
+    carry: [u8; 4],
+    #[cfg(target_os = "zkvm")]
+    have: usize,
+    #[cfg(not(target_os = "zkvm"))]
+    bytes: stateless_ssz::InMemory<alloc::vec::Vec<u8>>,
+}
+
+impl Hinted {
+    /// Starts reading the next input item: its source, and its length in bytes.
+    pub fn open() -> (Self, usize) {
+        #[cfg(target_os = "zkvm")]
+        {
+            openvm_rv32im_guest::hint_input();
+            let len = openvm::io::read_u32() as usize;
+            (
+                Self {
+                    carry: [0; 4],
+                    have: 0,
+                },
+                len,
+            )
+        }
+        #[cfg(not(target_os = "zkvm"))]
+        {
+            let bytes = stateless_ssz::InMemory::new(openvm::io::read_vec());
+            let len = bytes.len();
+            (Self { bytes }, len)
+        }
+    }
+}
+
+impl stateless_ssz::Source for Hinted {
+    #[cfg(not(target_os = "zkvm"))]
+    fn read(&mut self, dst: &mut [core::mem::MaybeUninit<u8>]) {
+        self.bytes.read(dst)
+    }
+
+    #[cfg(target_os = "zkvm")]
+    fn read(&mut self, dst: &mut [core::mem::MaybeUninit<u8>]) {
+        use core::mem::MaybeUninit;
+        // The bytes left of the last word.
+        let lead = self.have.min(dst.len());
+        for (d, b) in dst[..lead].iter_mut().zip(&self.carry[4 - self.have..]) {
+            d.write(*b);
+        }
+        self.have -= lead;
+        let rest = &mut dst[lead..];
+        if rest.is_empty() {
+            return;
+        }
+        // The stream is on a word boundary now.
+        let (words, tail) = (rest.len() / 4, rest.len() % 4);
+        if (rest.as_ptr() as usize).is_multiple_of(4) {
+            openvm_rv32im_guest::hint_buffer_chunked(rest.as_mut_ptr().cast::<u8>(), words);
+        } else {
+            const STAGE: usize = 256;
+            let mut stage = [MaybeUninit::<u32>::uninit(); STAGE];
+            for chunk in rest[..4 * words].chunks_mut(4 * STAGE) {
+                let n = chunk.len() / 4;
+                openvm_rv32im_guest::hint_buffer_chunked(stage.as_mut_ptr().cast::<u8>(), n);
+                // SAFETY: the hint wrote `n` words of `stage`; `chunk` is `4 * n` bytes, and a
+                // stack buffer and the destination never overlap.
+                unsafe {
+                    core::ptr::copy_nonoverlapping(
+                        stage.as_ptr().cast::<MaybeUninit<u8>>(),
+                        chunk.as_mut_ptr(),
+                        4 * n,
+                    )
+                };
+            }
+        }
+        if tail > 0 {
+            let mut word = MaybeUninit::<u32>::uninit();
+            openvm_rv32im_guest::hint_store_u32!(word.as_mut_ptr());
+            // SAFETY: the hint wrote the word.
+            self.carry = unsafe { word.assume_init() }.to_le_bytes();
+            for (d, b) in rest[4 * words..].iter_mut().zip(&self.carry) {
+                d.write(*b);
+            }
+            self.have = 4 - tail;
+        }
     }
 }
 

@@ -36,6 +36,7 @@ pub mod journal;
 pub mod jumps;
 pub mod memcmp;
 pub mod public;
+pub mod region;
 pub mod standard;
 pub mod swaps;
 pub mod validate;

@@ -9,16 +9,17 @@
 //!    block access list's hash match the header;
 //! 7. the state changes, applied to the trie, give the header's state root.
 
+use alloy_consensus::transaction::Recovered;
 use alloy_consensus::{proofs, Block, Header, TxEip4844Variant, TxEnvelope, TxReceipt};
 use alloy_hardforks::EthereumHardforks;
-use alloy_primitives::{Bloom, Bytes, B256};
+use alloy_primitives::{map::HashMap, Bloom, Bytes, B256};
 use alloy_rlp::Decodable;
 use mpt::{StateTrie, WitnessStore};
 use revm::database::BundleState;
 
 use crate::body::{recover_senders, validate_body, verify_senders};
 use crate::chain::ChainConfig;
-use crate::db::WitnessDb;
+use crate::db::{BlockHashes, WitnessDb};
 use crate::error::ValidationError;
 use crate::execute::{apply_bundle, execute, Executed};
 use crate::header::{decode_ancestors, validate_header, MAX_RLP_BLOCK_SIZE};
@@ -75,7 +76,7 @@ pub fn decode_block(block_rlp: &[u8]) -> Result<Block<TxEnvelope>, ValidationErr
 
 /// Refuses a blob transaction in the network form, with its sidecar: a block holds the bare
 /// transaction only, though alloy's envelope decodes both (from RLP and from EIP-2718 bytes).
-fn check_no_sidecars(block: &Block<TxEnvelope>) -> Result<(), ValidationError> {
+pub(crate) fn check_no_sidecars(block: &Block<TxEnvelope>) -> Result<(), ValidationError> {
     for (index, tx) in block.body.transactions.iter().enumerate() {
         if let TxEnvelope::Eip4844(signed) = tx {
             if matches!(signed.tx(), TxEip4844Variant::TxEip4844WithSidecar(_)) {
@@ -172,7 +173,7 @@ pub fn validate_decoded<'s>(
 
 /// [`validate_decoded`] once `chain` has passed its checks and `block` holds no sidecar: each
 /// entry checks both once, its own way.
-fn validate_checked<'s>(
+pub(crate) fn validate_checked<'s>(
     block: Block<TxEnvelope>,
     rlp_len: usize,
     headers: &[Bytes],
@@ -180,14 +181,57 @@ fn validate_checked<'s>(
     chain: &ChainConfig,
     signers: Signers<'_>,
 ) -> Result<ValidBlock<'s>, ValidationError> {
-    let header = &block.header;
+    check_size(&block.header, rlp_len, chain)?;
+    let parent = check_parent(&block.header, headers, chain)?;
+    validate_body(&block, chain)?;
+    let senders = match signers {
+        Signers::Recover => recover_senders(&block.body.transactions)?,
+        Signers::PublicKeys(keys) => verify_senders(&block.body.transactions, keys)?,
+    };
+    let valid = execute_over(
+        &block,
+        &senders,
+        store,
+        parent.state_root,
+        parent.block_hashes,
+        chain,
+    )?;
+    crate::discard(senders);
+    crate::discard(block);
+    Ok(valid)
+}
+
+/// EIP-7934 (Osaka on): a block's RLP is at most [`MAX_RLP_BLOCK_SIZE`] bytes.
+pub(crate) fn check_size(
+    header: &Header,
+    rlp_len: usize,
+    chain: &ChainConfig,
+) -> Result<(), ValidationError> {
     if chain.is_osaka_active_at_timestamp(header.timestamp) && rlp_len > MAX_RLP_BLOCK_SIZE {
         return Err(ValidationError::BlockTooLarge {
             size: rlp_len,
             limit: MAX_RLP_BLOCK_SIZE,
         });
     }
+    Ok(())
+}
 
+/// What the block's parent gives its validation, once checked.
+#[derive(Debug)]
+pub(crate) struct Parent {
+    /// The parent's state root: the pre-state's.
+    pub state_root: B256,
+    /// Every ancestor's hash by number.
+    pub block_hashes: HashMap<u64, B256>,
+}
+
+/// The ancestors chain up to the block's parent ([`decode_ancestors`]), whose hash is the
+/// header's `parent_hash`, and the header obeys the fork's rules against that parent.
+pub(crate) fn check_parent(
+    header: &Header,
+    headers: &[Bytes],
+    chain: &ChainConfig,
+) -> Result<Parent, ValidationError> {
     let (ancestors, block_hashes) = decode_ancestors(headers)?;
     let parent = ancestors.last().ok_or(WitnessError::NoParentHeader)?;
     let parent_hash = block_hashes[&parent.number];
@@ -195,20 +239,32 @@ fn validate_checked<'s>(
         ValidationError::ParentHash { expected, got }
     })?;
     validate_header(header, parent, chain)?;
-    validate_body(&block, chain)?;
-    let senders = match signers {
-        Signers::Recover => recover_senders(&block.body.transactions)?,
-        Signers::PublicKeys(keys) => verify_senders(&block.body.transactions, keys)?,
-    };
+    let state_root = parent.state_root;
+    crate::discard(ancestors);
+    Ok(Parent {
+        state_root,
+        block_hashes,
+    })
+}
 
-    // The parent is decoded already: its state root needs no second parse.
-    let state = open_pre_state(store, parent.state_root)?;
+/// Steps 4 to 7: `block` executed by `senders` over the state at `root` in `store`, with
+/// BLOCKHASH answered by `block_hashes`, and its results checked against its header.
+pub(crate) fn execute_over<'s>(
+    block: &Block<TxEnvelope>,
+    senders: &[Recovered<&TxEnvelope>],
+    store: &'s WitnessStore,
+    root: B256,
+    block_hashes: impl BlockHashes + 's,
+    chain: &ChainConfig,
+) -> Result<ValidBlock<'s>, ValidationError> {
+    let header = &block.header;
+    let state = open_pre_state(store, root)?;
     let mut db = WitnessDb::new(state, store, block_hashes);
     let Executed {
         mut result,
         bundle,
         access_list,
-    } = execute(&block, &senders, chain, &mut db)?;
+    } = execute(block, senders, chain, &mut db)?;
 
     check(header.gas_used, result.gas_used, |expected, got| {
         ValidationError::GasUsed { expected, got }
@@ -252,15 +308,14 @@ fn validate_checked<'s>(
 
     let output = BlockOutput {
         block_hash: header_hash(header),
-        parent_hash,
-        pre_state_root: parent.state_root,
+        parent_hash: header.parent_hash,
+        pre_state_root: root,
         post_state_root,
         gas_used: result.gas_used,
         tx_count: block.body.transactions.len(),
     };
     let requests = core::mem::take(&mut result.requests);
-    crate::discard((senders, ancestors, result));
-    crate::discard(block);
+    crate::discard(result);
     Ok(ValidBlock {
         output,
         post_state: state,

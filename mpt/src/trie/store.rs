@@ -194,18 +194,26 @@ impl WitnessStore {
 
     /// A store of the `len` items `source` yields, pulled only when a lookup needs them.
     pub fn streaming(len: usize, source: Source) -> Self {
-        // Room for every item up front: growing would copy the tables and touch them again. But
-        // `len` is what the input declares, not what it holds: room for at most
+        Self::streaming_with_room(len, len, source)
+    }
+
+    /// A store of the items `source` yields, `len` of them declared so far (the index's size),
+    /// with room reserved for `room` (a bound on the rest, as the standard input's layout
+    /// gives one before its codes' count is read): reserved address space is free until
+    /// written, where growing would copy the tables and touch them again.
+    pub fn streaming_with_room(len: usize, room: usize, source: Source) -> Self {
+        // `len` and `room` are what the input declares, not what it holds: room for at most
         // `MAX_RESERVED_ITEMS`, beyond which the tables grow as items really arrive, so a lying
         // count cannot run the guest out of memory before a single item is read.
-        let room = len.min(MAX_RESERVED_ITEMS);
+        let buckets = len.min(MAX_RESERVED_ITEMS);
+        let room = room.max(len).min(MAX_RESERVED_ITEMS);
         Self {
             items: RefCell::new(Vec::with_capacity(room)),
             source: RefCell::new(source),
             len,
             hashes: RefCell::new(Vec::with_capacity(room)),
             chain: RefCell::new(Vec::with_capacity(room)),
-            index: RefCell::new(Buckets::new(room)),
+            index: RefCell::new(Buckets::new(buckets)),
             cursor: core::cell::Cell::new(0),
             #[cfg(feature = "order")]
             uses: RefCell::new(Vec::new()),
@@ -216,6 +224,15 @@ impl WitnessStore {
     pub fn get(&self, hash: &B256) -> Option<&[u8]> {
         let at = self.position(hash)?;
         Some(self.view(at as usize))
+    }
+
+    /// The hash of the source's first item (pulled and hashed if it is not yet), `None` when
+    /// the source has none. Not a lookup: the item is a node only where its hash is asked for.
+    pub fn first_hash(&self) -> Option<B256> {
+        if self.items.borrow().is_empty() {
+            self.pull_one()?;
+        }
+        Some(self.hashes.borrow()[0].0)
     }
 
     /// Every item, in the source's order (pulls and hashes those not pulled yet). Not a
@@ -361,7 +378,7 @@ impl WitnessStore {
     /// order first returned.
     #[cfg(feature = "order")]
     pub fn first_uses(&self) -> Vec<u32> {
-        let mut seen = alloc::vec![false; self.len];
+        let mut seen = alloc::vec![false; self.len.max(self.items.borrow().len())];
         self.uses
             .borrow()
             .iter()

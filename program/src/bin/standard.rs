@@ -6,8 +6,8 @@
 #![cfg_attr(target_os = "zkvm", no_main)]
 #![cfg_attr(target_os = "zkvm", no_std)]
 
-use program::guest::{reveal_result, Session};
-use program::standard::{validate_bytes, GuestHasher};
+use program::guest::{reveal_result, Hinted, Session};
+use program::standard::{validate_source, GuestHasher};
 
 openvm::entry!(main);
 
@@ -18,9 +18,8 @@ crypto::init!();
 
 fn main() {
     let _session = Session::start();
-    // Leaked, as every buffer the guest reads (the bump allocator never frees): a static
-    // `Bytes`, whose witness items are views into it with no shared header to count.
-    let bytes = alloy_primitives::Bytes::from_static(openvm::io::read_vec().leak());
-    let standard = validate_bytes(&bytes, &GuestHasher);
+    // The input's one item, read from the hint stream as validation needs each part.
+    let (source, len) = Hinted::open();
+    let standard = validate_source(source, len, &GuestHasher);
     reveal_result(&standard.result);
 }

@@ -1,9 +1,10 @@
 //! The standard entry (EIP-8025): validate a block given as the execution specs' stateless
 //! input bytes ([`stateless_ssz`]) and say so in their 43-byte result.
 //!
-//! 1. Decode the bytes ([`InputView`]: the witness stays in the input's bytes, not copied).
-//!    Bytes that do not decode give [`StatelessValidationResult::UNDECODABLE`] (43 zero
-//!    bytes): there is no request to name.
+//! 1. Read the bytes once, front to back ([`stream`]): the request first, then the witness's
+//!    items as validation needs them, each put where it stays, then the headers and the keys.
+//!    Bytes that do not decode, wherever the fault, give
+//!    [`StatelessValidationResult::UNDECODABLE`] (43 zero bytes): there is no request to name.
 //! 2. The result names `hash_tree_root(new_payload_request)`, the chain id and the schema id
 //!    from here on, whatever the verdict.
 //! 3. The rules are the schema's fork on the chain the id names ([`rules`]); an unknown chain
@@ -12,27 +13,31 @@
 //!    rebuilt, block hash and versioned hashes checked. The block is validated as decoded,
 //!    never encoded to RLP to be decoded again.
 //! 5. The block is validated by the same library as the block guest's, over the input's
-//!    witness, with the senders taken from the given public keys, each verified against its
-//!    transaction's signature ([`crate::validate::Signers::PublicKeys`]).
+//!    witness, in the order the input arrives ([`deferred`]): each sender recovered, the
+//!    checks that need the headers and the given public keys (each key byte for byte the one
+//!    its signature recovers) made at the end, before any verdict.
 //!
 //! The result is `true` only when all of it passes. Invalid and insufficient witness data
 //! both give `false` (the format has no third answer); [`Standard::error`] keeps the finer
 //! verdict for the host.
 
+pub mod deferred;
 pub mod payload;
 pub mod rules;
+pub mod stream;
 
 use alloc::vec::Vec;
 use alloy_primitives::Bytes;
 use stateless_ssz::{
-    Fork, InputError, InputView, NewPayloadRequest, Sha256Hasher, StatelessInput,
-    StatelessValidationResult, WitnessView, PUBLIC_KEY_BYTES,
+    Fork, InMemory, InputError, NewPayloadRequest, Sha256Hasher, Source, StatelessInput,
+    StatelessValidationResult,
 };
 
-use crate::validate::{validate_decoded, BlockOutput, Signers};
+use crate::validate::{check_no_sidecars, BlockOutput};
 use crate::witness::ExecutionWitness;
 use crate::{ValidationError, Verdict};
 pub use payload::PayloadError;
+use stream::Stream;
 
 /// The SHA-256 that merkleizes the request: OpenVM's SHA-256 chip in a guest with the
 /// `crypto` crate, the `sha2` crate elsewhere.
@@ -108,95 +113,76 @@ pub fn witness_of(input: &StatelessInput) -> ExecutionWitness {
     }
 }
 
-/// The witness of a view into `bytes` as the block validator reads it: every item a view into
-/// the same bytes, none copied ([`Bytes::slice_ref`]; free for the guest's static input).
-fn witness_in(bytes: &Bytes, view: &WitnessView<'_>) -> ExecutionWitness {
-    let all = |items: &[&[u8]]| items.iter().map(|item| bytes.slice_ref(item)).collect();
-    ExecutionWitness {
-        state: all(&view.state),
-        codes: all(&view.codes),
-        headers: all(&view.headers),
+/// Validates the input bytes `bytes`, merkleizing with `hasher`: the host's entry, the same
+/// reading of the same bytes as the guest's ([`validate_source`] over a copy in memory).
+pub fn validate(bytes: &[u8], hasher: &impl Sha256Hasher) -> Standard {
+    validate_source(InMemory::new(Bytes::copy_from_slice(bytes)), bytes.len(), hasher)
+}
+
+/// Validates a decoded, owned input (encoded, then read as the guest reads it).
+pub fn validate_input(input: &StatelessInput, hasher: &impl Sha256Hasher) -> Standard {
+    validate(&stateless_ssz::encode_input(input), hasher)
+}
+
+/// Validates the `len` input bytes `source` gives, read once, front to back, each part where
+/// and when validation needs it ([`stream`], [`deferred`]): the guest's entry, over its hint
+/// stream.
+pub fn validate_source<S: Source + 'static>(
+    source: S,
+    len: usize,
+    hasher: &impl Sha256Hasher,
+) -> Standard {
+    let opened = match Stream::open(source, len) {
+        Ok(opened) => opened,
+        Err(e) => return Standard::undecodable(e),
+    };
+    let stream = opened.stream;
+    let result = StatelessValidationResult {
+        new_payload_request_root: opened.request.hash_tree_root(hasher),
+        successful_validation: false,
+        chain_id: opened.chain_id,
+        schema_id: opened.fork.schema_id(),
+    };
+    let outcome = check(&opened.request, opened.chain_id, opened.fork, &stream);
+    // Whatever the outcome, the input must decode to its last byte: a fault anywhere makes it
+    // no input at all, as when it was decoded whole first.
+    if let Err(e) = stream.tail() {
+        return Standard::undecodable(e);
+    }
+    Standard {
+        result: StatelessValidationResult {
+            successful_validation: outcome.is_ok(),
+            ..result
+        },
+        outcome,
     }
 }
 
-/// Validates the input bytes `bytes`, merkleizing with `hasher` (the host's entry: the bytes
-/// are copied once, and the witness is views into the copy).
-pub fn validate(bytes: &[u8], hasher: &impl Sha256Hasher) -> Standard {
-    validate_bytes(&Bytes::copy_from_slice(bytes), hasher)
-}
-
-/// Validates the input bytes `bytes` without copying its witness ([`InputView`]): the guest's
-/// entry, over the input it read.
-pub fn validate_bytes(bytes: &Bytes, hasher: &impl Sha256Hasher) -> Standard {
-    match InputView::decode(bytes) {
-        Err(e) => Standard {
+impl Standard {
+    fn undecodable(e: InputError) -> Self {
+        Standard {
             result: StatelessValidationResult::UNDECODABLE,
             outcome: Err(StandardError::Decode(e)),
-        },
-        Ok(view) => {
-            let witness = witness_in(bytes, &view.witness);
-            let parts = Parts {
-                fork: view.fork,
-                request: &view.new_payload_request,
-                chain_id: view.chain_id,
-                public_keys: view.public_keys,
-            };
-            parts.validate(witness, hasher)
         }
     }
 }
 
-/// Validates a decoded, owned input.
-pub fn validate_input(input: &StatelessInput, hasher: &impl Sha256Hasher) -> Standard {
-    let parts = Parts {
-        fork: input.fork,
-        request: &input.new_payload_request,
-        chain_id: input.chain_id,
-        public_keys: &input.public_keys,
-    };
-    parts.validate(witness_of(input), hasher)
-}
-
-/// An input's fields besides its witness, owned or viewed.
-struct Parts<'a> {
-    fork: Fork,
-    request: &'a NewPayloadRequest,
+/// The rules, the block, and the block validated over the stream's witness.
+fn check<S: Source + 'static>(
+    request: &NewPayloadRequest,
     chain_id: u64,
-    public_keys: &'a [[u8; PUBLIC_KEY_BYTES]],
-}
-
-impl Parts<'_> {
-    fn validate(&self, witness: ExecutionWitness, hasher: &impl Sha256Hasher) -> Standard {
-        let outcome = self.check(witness);
-        Standard {
-            result: StatelessValidationResult {
-                new_payload_request_root: self.request.hash_tree_root(hasher),
-                successful_validation: outcome.is_ok(),
-                chain_id: self.chain_id,
-                schema_id: self.fork.schema_id(),
-            },
-            outcome,
-        }
-    }
-
-    fn check(&self, witness: ExecutionWitness) -> Result<BlockOutput, StandardError> {
-        let chain = rules::rules(self.chain_id, self.fork)
-            .ok_or(StandardError::UnknownChain(self.chain_id))?;
-        let block = payload::block_of(self.request).map_err(StandardError::Payload)?;
-        // Validated as it stands: its RLP is never written, only its length counted.
-        let rlp_len = alloy_rlp::Encodable::length(&block);
-        let store = witness.store();
-        let valid = validate_decoded(
-            block,
-            rlp_len,
-            &witness.headers,
-            &store,
-            &chain,
-            Signers::PublicKeys(self.public_keys),
-        )
-        .map_err(StandardError::Validation)?;
-        let output = valid.output;
-        crate::discard(valid);
-        Ok(output)
-    }
+    fork: Fork,
+    stream: &Stream<S>,
+) -> Result<BlockOutput, StandardError> {
+    let chain = rules::rules(chain_id, fork).ok_or(StandardError::UnknownChain(chain_id))?;
+    let block = payload::block_of(request).map_err(StandardError::Payload)?;
+    // Validated as it stands: its RLP is never written, only its length counted.
+    let rlp_len = alloy_rlp::Encodable::length(&block);
+    chain.check().map_err(|e| StandardError::Validation(ValidationError::Chain(e)))?;
+    // Built from a payload, the block has not been through `decode_block`'s check.
+    check_no_sidecars(&block).map_err(StandardError::Validation)?;
+    let store = stream.store();
+    let output = deferred::validate_streamed(&block, rlp_len, stream, &store, &chain);
+    crate::discard(block);
+    output
 }
