@@ -24,7 +24,7 @@
 //!
 //! Off the zkVM the same macros generate software arithmetic, so everything also runs, slowly,
 //! on the host, where it is checked against revm's own implementations; key recovery computes
-//! there the square root the VM hints ([`secp256k1`]). `host --guest-crypto` installs
+//! its square roots there as the standard guest does in the VM ([`secp256k1`]). `host --guest-crypto` installs
 //! these hooks natively, and CI runs every corpus through the guest's own code that way.
 #![no_std]
 #![warn(missing_docs)]

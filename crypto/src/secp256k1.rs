@@ -78,8 +78,8 @@ pub enum RecoveryError {
 /// recovery id `v` (0 or 1; 2 and 3 when r overflowed the order) recovers for `prehash`. High
 /// `s` is accepted, as `ecrecover` and alloy's unchecked recovery accept it.
 ///
-/// Q = r⁻¹(s·R − z·G), with R decompressed from r (the VM hints its square root and the chip
-/// checks it). The two scalar multiplications share one doubling chain ([`double_mul`]). A Q
+/// Q = r⁻¹(s·R − z·G), with R decompressed from r (its square root computed on the chip, and
+/// checked). The two scalar multiplications share one doubling chain ([`double_mul`]). A Q
 /// at infinity is refused, as every client's recovery refuses it; the key returned is the
 /// chip's reduced coordinates, so a caller can compare it byte for byte with a given key.
 pub fn recover_key(rs: &[u8; 64], v: u8, prehash: &[u8; 32]) -> Result<[u8; 64], RecoveryError> {
@@ -150,31 +150,65 @@ fn decompress(x: Secp256k1Coord, odd: u8) -> Option<Secp256k1Point> {
     Some(unsafe { Secp256k1Point::from_xy_unchecked(x, y) })
 }
 
+/// Whether [`sqrt`] may take OpenVM's hinted root ([`allow_hints`]).
+static HINTS: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// Lets recovery take OpenVM's hinted square root (a hint, then a check of its square: ~270
+/// multiplications fewer than computing it): for a guest that reads no input from the hint
+/// stream once validation starts (the block guest, whose every read starts a fresh input item).
+///
+/// Not by default: a hint replaces the VM's one hint stream, from which the standard guest
+/// reads its one input as validation needs each part (`program::standard::stream`), so a hint
+/// in the middle of validation would clear the rest of its input. Nothing else in this crate
+/// hints (BLS12-381's roots and both pairings are computed, not hinted).
+pub fn allow_hints() {
+    HINTS.store(true, core::sync::atomic::Ordering::Relaxed);
+}
+
 /// A square root of `a`, reduced (its bytes canonical), or `None` when `a` is not a square.
 ///
-/// In the VM, OpenVM's hinted `Sqrt`: the host hints a root (or a root of `a` times a fixed
-/// non-residue, to show there is none), and the guest asserts it reduced and checks its square
-/// on the chip; a hint that fails its check never yields an answer (the guest loops, and no
-/// proof ends). Off the VM that hint is `unimplemented!`, so the root is computed as
-/// a^((p + 1)/4) (p ≡ 3 mod 4) and checked the same way: recovery then runs natively through
-/// the guest's code but for the hint (the corpora and the hostile-input tests run it there).
+/// By default a^((p + 1)/4) (p ≡ 3 mod 4), on the chip in the VM and in software off it, one
+/// code path, asserted reduced and checked by its square. In the VM after [`allow_hints`],
+/// OpenVM's hinted `Sqrt`: the host hints a root (or a root of `a` times a fixed non-residue,
+/// to show there is none), and the guest asserts it reduced and checks its square on the chip;
+/// a hint that fails its check never yields an answer (the guest loops, and no proof ends).
 fn sqrt(a: &Secp256k1Coord) -> Option<Secp256k1Coord> {
     #[cfg(target_os = "zkvm")]
-    {
+    if HINTS.load(core::sync::atomic::Ordering::Relaxed) {
         use openvm_algebra_guest::Sqrt;
-        a.sqrt()
+        return a.sqrt();
     }
-    #[cfg(not(target_os = "zkvm"))]
-    {
-        use openvm_algebra_guest::ExpBytes;
-        /// (p + 1) / 4, big-endian.
-        const SQRT_EXPONENT: [u8; 32] = alloy_primitives::hex!(
-            "3FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFBFFFFF0C"
-        );
-        let y = a.exp_bytes(true, &SQRT_EXPONENT);
-        y.assert_reduced();
-        (&(&y * &y) == a).then_some(y)
+    let y = pow_p_plus_1_over_4(a);
+    y.assert_reduced();
+    (&(&y * &y) == a).then_some(y)
+}
+
+/// a^((p + 1)/4) by libsecp256k1's addition chain (`secp256k1_fe_sqrt`): the exponent's bits
+/// are runs of 223, 22 and 2 ones, reached by 253 squarings and 13 multiplications, where
+/// square-and-multiply over its bits takes 254 and 247.
+fn pow_p_plus_1_over_4(a: &Secp256k1Coord) -> Secp256k1Coord {
+    fn squared(x: &Secp256k1Coord, times: usize) -> Secp256k1Coord {
+        let mut y = x.clone();
+        for _ in 0..times {
+            y = &y * &y;
+        }
+        y
     }
+    // x_k = a^(2^k − 1).
+    let x2 = &squared(a, 1) * a;
+    let x3 = &squared(&x2, 1) * a;
+    let x6 = &squared(&x3, 3) * &x3;
+    let x9 = &squared(&x6, 3) * &x3;
+    let x11 = &squared(&x9, 2) * &x2;
+    let x22 = &squared(&x11, 11) * &x11;
+    let x44 = &squared(&x22, 22) * &x22;
+    let x88 = &squared(&x44, 44) * &x44;
+    let x176 = &squared(&x88, 88) * &x88;
+    let x220 = &squared(&x176, 44) * &x44;
+    let x223 = &squared(&x220, 3) * &x3;
+    let t = &squared(&x223, 23) * &x22;
+    let t = &squared(&t, 6) * &x2;
+    squared(&t, 2)
 }
 
 /// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian):
@@ -190,4 +224,24 @@ fn sqrt(a: &Secp256k1Coord) -> Option<Secp256k1Coord> {
 /// on the guest's path.
 pub fn verify(xy: &[u8; 64], rs: &[u8; 64], prehash: &[u8; 32]) -> bool {
     (0..4).any(|v| recover_key(rs, v, prehash).is_ok_and(|key| key == *xy))
+}
+
+#[cfg(test)]
+mod chain_tests {
+    use super::*;
+    use openvm_algebra_guest::{ExpBytes, IntMod};
+
+    #[test]
+    fn the_addition_chain_is_the_exponent() {
+        const EXPONENT: [u8; 32] = alloy_primitives::hex!(
+            "3FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFBFFFFF0C"
+        );
+        let mut x = [7u8; 32];
+        for round in 0..40u8 {
+            x[31] = round;
+            x[0] = round.wrapping_mul(37) & 0x7f;
+            let a = Secp256k1Coord::from_be_bytes(&x).expect("below p");
+            assert_eq!(pow_p_plus_1_over_4(&a), a.exp_bytes(true, &EXPONENT), "{round}");
+        }
+    }
 }

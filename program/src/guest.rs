@@ -61,6 +61,10 @@ impl Session {
         let head = alloy_primitives::Bytes::from_static(openvm::io::read_vec().leak());
         let input = GuestInput::new(head, read_item)
             .unwrap_or_else(|e| refuse(crate::Verdict::Unusable, &e));
+        // Every item is read as an input item of its own (`read_item`), which a hint in between
+        // cannot clear: recovery may take the VM's hinted square roots.
+        #[cfg(any(feature = "openvm-crypto", feature = "crypto-census"))]
+        crypto::secp256k1::allow_hints();
         // The input lives to the end of the run: nothing drops its store at the end.
         let input: &'static GuestInput = alloc::boxed::Box::leak(alloc::boxed::Box::new(input));
         #[cfg(feature = "crypto-census")]
@@ -178,18 +182,24 @@ fn read_item(padding: usize) -> Item {
 }
 
 /// The standard input as the guest reads it ([`stateless_ssz::InputStream`]): its one input
-/// item, from the hint stream, each read written where its reader puts it. The stream gives
-/// whole words; a read that starts inside one takes the bytes left of the word read last, and a
-/// read whose destination is then off the word grid goes through a stack buffer (the hint
-/// writes words to word addresses only). Natively, the item read whole, from memory.
+/// item, word by word from the hint stream ([`crate::region::Words`]), each read written where
+/// its reader puts it. Natively, the item read whole, from memory.
 pub struct Hinted {
-    /// The word read last (the bytes of it not yet read are its last `have`).
     #[cfg(target_os = "zkvm")]
-    carry: [u8; 4],
-    #[cfg(target_os = "zkvm")]
-    have: usize,
+    words: crate::region::Words<VmHint>,
     #[cfg(not(target_os = "zkvm"))]
     bytes: stateless_ssz::InMemory<alloc::vec::Vec<u8>>,
+}
+
+/// The VM's hint stream, whole words to word addresses.
+#[cfg(target_os = "zkvm")]
+struct VmHint;
+
+#[cfg(target_os = "zkvm")]
+impl crate::region::Hint for VmHint {
+    fn words(&mut self, dst: *mut u32, count: usize) {
+        openvm_rv32im_guest::hint_buffer_chunked(dst.cast::<u8>(), count);
+    }
 }
 
 impl Hinted {
@@ -199,13 +209,8 @@ impl Hinted {
         {
             openvm_rv32im_guest::hint_input();
             let len = openvm::io::read_u32() as usize;
-            (
-                Self {
-                    carry: [0; 4],
-                    have: 0,
-                },
-                len,
-            )
+            let words = crate::region::Words::new(VmHint);
+            (Self { words }, len)
         }
         #[cfg(not(target_os = "zkvm"))]
         {
@@ -217,55 +222,11 @@ impl Hinted {
 }
 
 impl stateless_ssz::Source for Hinted {
-    #[cfg(not(target_os = "zkvm"))]
     fn read(&mut self, dst: &mut [core::mem::MaybeUninit<u8>]) {
-        self.bytes.read(dst)
-    }
-
-    #[cfg(target_os = "zkvm")]
-    fn read(&mut self, dst: &mut [core::mem::MaybeUninit<u8>]) {
-        use core::mem::MaybeUninit;
-        // The bytes left of the last word.
-        let lead = self.have.min(dst.len());
-        for (d, b) in dst[..lead].iter_mut().zip(&self.carry[4 - self.have..]) {
-            d.write(*b);
-        }
-        self.have -= lead;
-        let rest = &mut dst[lead..];
-        if rest.is_empty() {
-            return;
-        }
-        // The stream is on a word boundary now.
-        let (words, tail) = (rest.len() / 4, rest.len() % 4);
-        if (rest.as_ptr() as usize).is_multiple_of(4) {
-            openvm_rv32im_guest::hint_buffer_chunked(rest.as_mut_ptr().cast::<u8>(), words);
-        } else {
-            const STAGE: usize = 256;
-            let mut stage = [MaybeUninit::<u32>::uninit(); STAGE];
-            for chunk in rest[..4 * words].chunks_mut(4 * STAGE) {
-                let n = chunk.len() / 4;
-                openvm_rv32im_guest::hint_buffer_chunked(stage.as_mut_ptr().cast::<u8>(), n);
-                // SAFETY: the hint wrote `n` words of `stage`; `chunk` is `4 * n` bytes, and a
-                // stack buffer and the destination never overlap.
-                unsafe {
-                    core::ptr::copy_nonoverlapping(
-                        stage.as_ptr().cast::<MaybeUninit<u8>>(),
-                        chunk.as_mut_ptr(),
-                        4 * n,
-                    )
-                };
-            }
-        }
-        if tail > 0 {
-            let mut word = MaybeUninit::<u32>::uninit();
-            openvm_rv32im_guest::hint_store_u32!(word.as_mut_ptr());
-            // SAFETY: the hint wrote the word.
-            self.carry = unsafe { word.assume_init() }.to_le_bytes();
-            for (d, b) in rest[4 * words..].iter_mut().zip(&self.carry) {
-                d.write(*b);
-            }
-            self.have = 4 - tail;
-        }
+        #[cfg(target_os = "zkvm")]
+        self.words.read(dst);
+        #[cfg(not(target_os = "zkvm"))]
+        self.bytes.read(dst);
     }
 }
 

@@ -5,7 +5,8 @@
 //! and the header against its parent; the body's roots; the senders; then it executes over the
 //! parent's state root, with BLOCKHASH from the ancestors. Here:
 //!
-//! 1. **Before the tail.** The size and the body, as there. Each signature's key is recovered
+//! 1. **Before the tail.** The size and the body, as there (less the roots the header was
+//!    built from, [`crate::body::validate_built_body`]). Each signature's key is recovered
 //!    ([`recover_keys`]) and its address is the sender. The pre-state root is taken to be the
 //!    hash of the witness's first node: in need order, the first lookup is the root, so the
 //!    input's first node is it. Execution and every check after it run over that root;
@@ -103,7 +104,7 @@ pub(crate) fn validate_streamed<S: Source + 'static>(
     check_size(header, rlp_len, chain).map_err(StandardError::Validation)?;
 
     // 1. Before the tail.
-    let body = crate::body::validate_body(block, chain);
+    let body = crate::body::validate_built_body(block, chain);
     let recovery = match body {
         Ok(()) => recover_keys(txs),
         Err(_) => Recovery::default(),
