@@ -8,6 +8,8 @@
 mod amsterdam;
 #[path = "standard_io/conventions.rs"]
 mod conventions;
+#[path = "standard_io/deferred.rs"]
+mod deferred;
 #[path = "standard_io/mutation.rs"]
 mod mutation;
 #[path = "standard_io/signers.rs"]
@@ -339,8 +341,8 @@ fn undecodable_input_gives_43_zero_bytes() {
     }
 }
 
-/// The standard guest in the VM: the devnet block's input reveals `true`, the same block with
-/// a public key swapped `false` (the guest ends normally, so the run has public values), and
+/// The standard guest in the VM: the devnet block's input reveals `true` (in need order and
+/// shuffled), the same block with a public key swapped `false` (the guest ends normally, so the run has public values), and
 /// bytes that do not decode 43 zero bytes; each result then zero bytes, equal to the native
 /// run's.
 #[test]
@@ -355,8 +357,11 @@ fn the_standard_guest_reveals_the_native_result_in_the_vm() {
     swapped.public_keys = keys.into();
     let spec = GuestSpec::program(Program::Standard, Keccak::Ours);
     let vm = prover::vm::Vm::new(spec.build().unwrap(), spec.public_values()).unwrap();
+    // In another producer's order: validated again in the VM over what it read.
+    let shuffled = prover::standard::shuffled(&input, 8025);
     for (what, bytes, valid) in [
         ("devnet", encode_input(&input), true),
+        ("devnet, shuffled", encode_input(&shuffled), true),
         ("devnet, keys swapped", encode_input(&swapped), false),
         ("undecodable", vec![0x12, 0x01, 7], false),
     ] {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 use host::measure::both::{meter_on_disk, Distributions};
-use host::print::{bench_table, distributions, row_line, write_json};
+use host::print::{bench_table, distributions, row_line, shuffled_table, write_json};
 
 use super::exit_status;
 
@@ -51,7 +51,7 @@ impl BenchArgs {
         let mut rows = Vec::new();
         for (i, id) in ids.iter().enumerate() {
             eprintln!("[{}/{}] {id} ...", i + 1, ids.len());
-            let row = meter_on_disk(dir, id, &source, Some(self.max_instructions));
+            let row = meter_on_disk(dir, id, &source, Some(self.max_instructions), true);
             eprintln!("[{}/{}] {}", i + 1, ids.len(), row_line(&row));
             rows.push(row);
         }
@@ -64,6 +64,7 @@ impl BenchArgs {
             "\n{}",
             distributions(&format!("the blocks of {source}"), &stats)
         );
+        print!("\n{}", shuffled_table(&rows));
         if let Some(path) = &self.json {
             write_json(
                 path,
@@ -74,7 +75,9 @@ impl BenchArgs {
         // is not valid natively is only reported.
         let metered = rows.iter().all(|r| {
             r.note.is_some()
-                || (r.block_guest.figures.is_some() && r.standard_guest.figures.is_some())
+                || (r.block_guest.figures.is_some()
+                    && r.standard_guest.figures.is_some()
+                    && r.shuffled.as_ref().is_some_and(|s| s.figures.is_some()))
         });
         Ok(exit_status(metered))
     }

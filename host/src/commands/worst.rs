@@ -210,7 +210,7 @@ impl WorstArgs {
             let row = match job {
                 Job::Disk(dir, id, source) => {
                     eprintln!("[{}/{total}] {id} ({source}) ...", i + 1);
-                    meter_on_disk(&dir, &id, &source, budget)
+                    meter_on_disk(&dir, &id, &source, budget, false)
                 }
                 Job::Case(case, source) => {
                     let name = short_name(&case.name);

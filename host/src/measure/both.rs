@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use crate::native::{run_native, NativeRun};
 use prover::guest::{Crypto, GuestSpec, Keccak, Program};
-use prover::standard::{run_standard_within, stateless_input};
+use prover::standard::{run_standard_within, shuffled, stateless_input};
 use prover::vm::block::{run_block_within, How};
 use prover::vm::Metering;
 
@@ -98,7 +98,13 @@ pub struct Row {
     pub block_guest: GuestRun,
     /// The standard guest on the block's standard input.
     pub standard_guest: GuestRun,
+    /// The standard guest on the same input with its nodes and codes shuffled
+    /// ([`SHUFFLE_SEED`]): another producer's order (`host bench` only).
+    pub shuffled: Option<GuestRun>,
 }
+
+/// The seed of the shuffled standard input `host bench` meters beside the need-ordered one.
+pub const SHUFFLE_SEED: u64 = 8025;
 
 impl Row {
     /// A row with no figures: `note` says why.
@@ -115,6 +121,7 @@ impl Row {
             note: Some(note),
             block_guest: none.clone(),
             standard_guest: none,
+            shuffled: None,
         }
     }
 
@@ -130,10 +137,23 @@ impl Row {
 }
 
 /// Loads block `id` from `dir`, validates it natively and meters both guests on it
-/// ([`meter_both`]); a block that does not load gets a row that says why.
-pub fn meter_on_disk(dir: &Path, id: &str, source: &str, budget: Option<u64>) -> Row {
+/// ([`meter_both`]), and with `shuffled` the standard guest on its input shuffled too; a
+/// block that does not load gets a row that says why.
+pub fn meter_on_disk(
+    dir: &Path,
+    id: &str,
+    source: &str,
+    budget: Option<u64>,
+    shuffled: bool,
+) -> Row {
     match run_native(dir, id, None) {
-        Ok(run) => meter_both(&run, source, budget),
+        Ok(run) => {
+            let mut row = meter_both(&run, source, budget);
+            if shuffled && row.note.is_none() {
+                row.shuffled = Some(standard_guest(&run, budget, Some(SHUFFLE_SEED)).into());
+            }
+            row
+        }
         Err(e) => Row::failed(id.to_owned(), source.to_owned(), e.to_string()),
     }
 }
@@ -158,15 +178,23 @@ pub fn meter_both(run: &NativeRun, source: &str, budget: Option<u64>) -> Row {
         txs: out.tx_count as u64,
         note: None,
         block_guest: block_guest.into(),
-        standard_guest: standard_guest(run, budget).into(),
+        standard_guest: standard_guest(run, budget, None).into(),
+        shuffled: None,
     }
 }
 
-/// The standard guest on the block's standard input, metered and checked against the native
-/// result on those bytes.
-fn standard_guest(run: &NativeRun, budget: Option<u64>) -> Result<Figures, String> {
-    let input = stateless_input(&run.data.block_rlp, &run.data.witness, &run.chain)
+/// The standard guest on the block's standard input (its witness shuffled under `shuffle`, when
+/// given), metered and checked against the native result on those bytes.
+fn standard_guest(
+    run: &NativeRun,
+    budget: Option<u64>,
+    shuffle: Option<u64>,
+) -> Result<Figures, String> {
+    let mut input = stateless_input(&run.data.block_rlp, &run.data.witness, &run.chain)
         .map_err(|e| format!("no standard input: {e}"))?;
+    if let Some(seed) = shuffle {
+        input = shuffled(&input, seed);
+    }
     let bytes = stateless_ssz::encode_input(&input);
     let spec = GuestSpec::program(Program::Standard, Keccak::Ours).with_crypto(Crypto::Openvm);
     let standard = run_standard_within(&bytes, Some(spec), budget).map_err(|e| e.to_string())?;

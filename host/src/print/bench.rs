@@ -18,13 +18,45 @@ pub fn row_line(row: &Row) -> String {
         (None, Some(note)) => note.clone(),
         (None, None) => "not run".to_owned(),
     };
+    let shuffled = match &row.shuffled {
+        Some(run) => format!("; shuffled {}", guest(run)),
+        None => String::new(),
+    };
     format!(
-        "{}: {} gas; block guest {}; standard guest {}",
+        "{}: {} gas; block guest {}; standard guest {}{shuffled}",
         row.block,
         row.gas,
         guest(&row.block_guest),
         guest(&row.standard_guest)
     )
+}
+
+/// The standard guest on each input in need order (as `host stateless-input` writes it) and
+/// shuffled ([`crate::measure::both::SHUFFLE_SEED`]), for the rows that have both.
+pub fn shuffled_table(rows: &[Row]) -> String {
+    let mut out = format!(
+        "the standard guest on its input shuffled (nodes and codes, seed {}), beside need order:\n\n\
+         | block | need order: main cells/gas | segments | shuffled: main cells/gas | segments | shuffled / need order |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+        crate::measure::both::SHUFFLE_SEED
+    );
+    for row in rows {
+        let shuffled = row.shuffled.as_ref().and_then(|s| s.figures.as_ref());
+        if let (Some(n), Some(s)) = (&row.standard_guest.figures, shuffled) {
+            out.push_str(&format!(
+                "| {} | {:.0} | {} | {:.0} | {} | {:+.1}% |\n",
+                row.block,
+                row.per_gas(n.main_cells),
+                n.segments,
+                row.per_gas(s.main_cells),
+                s.segments,
+                percent(s.main_cells, n.main_cells)
+            ));
+        } else if let Some(note) = row.shuffled.as_ref().and_then(|s| s.note.as_ref()) {
+            out.push_str(&format!("| {} | {note} | | | | |\n", row.block));
+        }
+    }
+    out
 }
 
 /// The table, dearest first by the block guest's main cells per gas (rows without its figures

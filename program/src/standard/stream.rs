@@ -8,14 +8,19 @@
 //!
 //! - the store ([`Stream::store`]) pulls nodes and codes from the stream as lookups need
 //!   them, each read into the item region on a word boundary, a code with revm's padding
-//!   ([`crate::region::read_item`]): no buffer of the whole input, and each item's pages first
-//!   written in the segment that uses it;
-//! - what must be read past to reach something later (the nodes before the first code, every
-//!   item before the headers) is read the same way and kept, unhashed, for the store to pull
-//!   later ([`Stream::tail`]): nothing read is dropped, so a second validation over what is in
-//!   memory sees the whole witness;
-//! - the headers and the keys come last, read once ([`Stream::tail`]), which also tells
-//!   whether the input decodes at all: until then, no verdict.
+//!   ([`crate::region::read_item`]): no buffer of the whole input, and an item read when first
+//!   needed is first written in the segment that uses it. The codes come after every node, so
+//!   the first code a lookup needs (a system contract's, before the first transaction) makes the
+//!   store pull, hash and keep every node on its way: the format's order, which no reader can
+//!   change;
+//! - the headers and the keys come last ([`Stream::tail`]): reaching them reads every item
+//!   left (kept, unhashed, for the store to pull later: a second validation over what is in
+//!   memory sees the whole witness), which also tells whether the input decodes at all: until
+//!   then, no verdict.
+//!
+//! Nothing else may read the VM's hint stream while the input is read from it: a hint (OpenVM's
+//! square-root hint, say) replaces the stream, so the guest's cryptography computes what it
+//! would hint (`crypto::secp256k1::allow_hints` is the block guest's alone).
 
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;

@@ -371,3 +371,37 @@ pub fn stateless_input_with(
         public_keys: public_keys.into(),
     })
 }
+
+/// `input` with its witness's trie nodes and its codes each shuffled (Fisher–Yates under
+/// splitmix64 from `seed`): an input in another producer's order, whose first node is not the
+/// pre-state root. The standard guest must give it the same result, only dearer.
+pub fn shuffled(input: &StatelessInput, seed: u64) -> StatelessInput {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    // Positions first, then each list in them: one closure for lists of two item types.
+    let mut order = |len: usize| {
+        let mut at: Vec<usize> = (0..len).collect();
+        for k in (1..len).rev() {
+            at.swap(k, (next() % (k as u64 + 1)) as usize);
+        }
+        at
+    };
+    fn shuffle<T: Clone>(items: &mut Vec<T>, at: Vec<usize>) {
+        *items = at.into_iter().map(|k| items[k].clone()).collect();
+    }
+    let mut out = input.clone();
+    let mut state_items: Vec<_> = input.witness.state.iter().cloned().collect();
+    let mut codes: Vec<_> = input.witness.codes.iter().cloned().collect();
+    let (state_order, code_order) = (order(state_items.len()), order(codes.len()));
+    shuffle(&mut state_items, state_order);
+    shuffle(&mut codes, code_order);
+    out.witness.state = state_items.into();
+    out.witness.codes = codes.into();
+    out
+}
