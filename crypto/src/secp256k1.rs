@@ -241,7 +241,11 @@ mod chain_tests {
             x[31] = round;
             x[0] = round.wrapping_mul(37) & 0x7f;
             let a = Secp256k1Coord::from_be_bytes(&x).expect("below p");
-            assert_eq!(pow_p_plus_1_over_4(&a), a.exp_bytes(true, &EXPONENT), "{round}");
+            assert_eq!(
+                pow_p_plus_1_over_4(&a),
+                a.exp_bytes(true, &EXPONENT),
+                "{round}"
+            );
         }
     }
 }

@@ -57,7 +57,10 @@ pub fn validate_body(
 }
 
 /// Withdrawals and their root in the header from Shanghai on, neither before.
-fn check_withdrawals(block: &Block<TxEnvelope>, chain: &ChainConfig) -> Result<(), ValidationError> {
+fn check_withdrawals(
+    block: &Block<TxEnvelope>,
+    chain: &ChainConfig,
+) -> Result<(), ValidationError> {
     let shanghai = chain.is_shanghai_active_at_timestamp(block.header.timestamp);
     match (&block.body.withdrawals, block.header.withdrawals_root) {
         (Some(_), Some(_)) if shanghai => Ok(()),

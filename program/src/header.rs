@@ -208,6 +208,50 @@ pub fn validate_header(
     Ok(())
 }
 
+/// Whether `header` passes every check of [`validate_header`] that does not read the parent:
+/// a block after the merge, of a supported fork, gas within bounds, the proof-of-stake
+/// constants, a base fee, each fork's fields present exactly when its fork is active, and whole
+/// blobs within the schedule. Each condition is one of [`validate_header`]'s, so a header that
+/// fails here fails there.
+///
+/// Why: the standard entry executes before it reads the parent (its header comes last in the
+/// input, `crate::standard::deferred`), and executes only a header that passes here, so
+/// execution never sees a header the block validator would have refused before executing it
+/// (a gas limit over `i64::MAX`, gas used over the limit, a Cancun block with no beacon root).
+pub fn plausible_alone(header: &Header, chain: &ChainConfig) -> bool {
+    let t = header.timestamp;
+    let cancun = chain.is_cancun_active_at_timestamp(t);
+    let amsterdam = chain.is_amsterdam_active_at_timestamp(t);
+    let blobs = match chain.blob_params_at(t) {
+        Some(params) => {
+            let used = header.blob_gas_used.unwrap_or_default();
+            used.is_multiple_of(DATA_GAS_PER_BLOB)
+                && used <= params.max_blob_count * DATA_GAS_PER_BLOB
+        }
+        None => false,
+    };
+    chain.is_paris_active_at_block(header.number)
+        && header.number >= 1
+        && !UNSUPPORTED_FORKS
+            .into_iter()
+            .any(|fork| chain.is_ethereum_fork_active_at_timestamp(fork, t))
+        && (MIN_GAS_LIMIT..=MAX_GAS_LIMIT).contains(&header.gas_limit)
+        && header.gas_used <= header.gas_limit
+        && header.extra_data.len() <= MAX_EXTRA_DATA
+        && header.difficulty == U256::ZERO
+        && header.nonce == B64::ZERO
+        && header.ommers_hash == EMPTY_OMMER_ROOT_HASH
+        && header.base_fee_per_gas.is_some()
+        && header.withdrawals_root.is_some() == chain.is_shanghai_active_at_timestamp(t)
+        && header.blob_gas_used.is_some() == cancun
+        && header.excess_blob_gas.is_some() == cancun
+        && header.parent_beacon_block_root.is_some() == cancun
+        && header.requests_hash.is_some() == chain.is_prague_active_at_timestamp(t)
+        && header.block_access_list_hash.is_some() == amsterdam
+        && header.slot_number.is_some() == amsterdam
+        && (!cancun || blobs)
+}
+
 fn fork_field(field: &'static str, present: bool, required: bool) -> Result<(), ValidationError> {
     if present == required {
         Ok(())

@@ -173,11 +173,17 @@ mod tests {
         fn words(&mut self, dst: *mut u32, count: usize) {
             assert!(count > 0, "a hint of no words");
             assert!((dst as usize).is_multiple_of(4), "a hint off the word grid");
-            assert!(self.at + 4 * count <= self.bytes.len(), "read past the stream");
+            assert!(
+                self.at + 4 * count <= self.bytes.len(),
+                "read past the stream"
+            );
             for k in 0..count {
                 let word = &self.bytes[self.at + 4 * k..self.at + 4 * k + 4];
                 // SAFETY: the caller gives `count` writable words at `dst`.
-                unsafe { dst.add(k).write(u32::from_le_bytes(word.try_into().unwrap())) };
+                unsafe {
+                    dst.add(k)
+                        .write(u32::from_le_bytes(word.try_into().unwrap()))
+                };
             }
             self.at += 4 * count;
         }
@@ -212,7 +218,8 @@ mod tests {
                 .min(len - out.len());
                 // A buffer at every offset from the word grid.
                 let skew = next(4);
-                let mut buffer = alloc::vec![MaybeUninit::<u32>::uninit(); (n + skew).div_ceil(4) + 1];
+                let mut buffer =
+                    alloc::vec![MaybeUninit::<u32>::uninit(); (n + skew).div_ceil(4) + 1];
                 // SAFETY: `u32` storage viewed as bytes, `n + skew` of them within it.
                 let view = unsafe {
                     core::slice::from_raw_parts_mut(

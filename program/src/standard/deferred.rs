@@ -6,7 +6,10 @@
 //! parent's state root, with BLOCKHASH from the ancestors. Here:
 //!
 //! 1. **Before the tail.** The size and the body, as there (less the roots the header was
-//!    built from, [`crate::body::validate_built_body`]). Each signature's key is recovered
+//!    built from, [`crate::body::validate_built_body`]). Nothing is executed under a header
+//!    that fails a check of its own that needs no parent
+//!    ([`crate::header::plausible_alone`]): the block validator refuses such a header before
+//!    executing, and execution must never see one (a gas limit over `i64::MAX`, say). Each signature's key is recovered
 //!    ([`recover_keys`]) and its address is the sender. The pre-state root is taken to be the
 //!    hash of the witness's first node: in need order, the first lookup is the root, so the
 //!    input's first node is it. Execution and every check after it run over that root;
@@ -109,8 +112,11 @@ pub(crate) fn validate_streamed<S: Source + 'static>(
         Ok(()) => recover_keys(txs),
         Err(_) => Recovery::default(),
     };
+    // Executed only under a header the block validator would execute under, as far as the
+    // header alone tells (the rest waits for the parent, step 3).
+    let plausible = crate::header::plausible_alone(header, chain);
     let root = match body {
-        Ok(()) if recovery.is_complete(txs) => store.first_hash(),
+        Ok(()) if plausible && recovery.is_complete(txs) => store.first_hash(),
         _ => None,
     };
     let executed = root.map(|root| {

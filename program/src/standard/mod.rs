@@ -116,7 +116,11 @@ pub fn witness_of(input: &StatelessInput) -> ExecutionWitness {
 /// Validates the input bytes `bytes`, merkleizing with `hasher`: the host's entry, the same
 /// reading of the same bytes as the guest's ([`validate_source`] over a copy in memory).
 pub fn validate(bytes: &[u8], hasher: &impl Sha256Hasher) -> Standard {
-    validate_source(InMemory::new(Bytes::copy_from_slice(bytes)), bytes.len(), hasher)
+    validate_source(
+        InMemory::new(Bytes::copy_from_slice(bytes)),
+        bytes.len(),
+        hasher,
+    )
 }
 
 /// Validates a decoded, owned input (encoded, then read as the guest reads it).
@@ -178,7 +182,9 @@ fn check<S: Source + 'static>(
     let block = payload::block_of(request).map_err(StandardError::Payload)?;
     // Validated as it stands: its RLP is never written, only its length counted.
     let rlp_len = alloy_rlp::Encodable::length(&block);
-    chain.check().map_err(|e| StandardError::Validation(ValidationError::Chain(e)))?;
+    chain
+        .check()
+        .map_err(|e| StandardError::Validation(ValidationError::Chain(e)))?;
     // Built from a payload, the block has not been through `decode_block`'s check.
     check_no_sidecars(&block).map_err(StandardError::Validation)?;
     let store = stream.store();

@@ -44,7 +44,10 @@ fn a_first_node_that_roots_another_state_is_not_taken_for_the_pre_state() {
         b.witness.parent_state_root().unwrap(),
         "need order puts the pre-state root first"
     );
-    assert_ne!(keccak256(&other_root), a.witness.parent_state_root().unwrap());
+    assert_ne!(
+        keccak256(&other_root),
+        a.witness.parent_state_root().unwrap()
+    );
     let mut bad = input.clone();
     let mut state: Vec<_> = bad.witness.state.iter().cloned().collect();
     state.insert(0, other_root.try_into().unwrap());
@@ -129,4 +132,53 @@ fn a_fault_in_the_tail_makes_a_valid_blocks_input_undecodable() {
     bytes[headers] ^= 1;
     let out = validate(&bytes, &Sha2Hasher);
     assert_eq!(out.result.to_bytes(), [0u8; 43]);
+}
+
+/// A header the block validator refuses before executing (gas limit over `i64::MAX`, gas used
+/// over the limit), its payload's block hash made the rebuilt header's: refused for that rule,
+/// and never executed before the parent is read.
+#[test]
+fn a_header_refused_on_its_own_is_never_executed() {
+    let data = mainnet_block(24171384);
+    let input = input_of(&data, &ChainConfig::mainnet());
+    let with = |edit: &dyn Fn(&mut stateless_ssz::ExecutionPayloadV3)| {
+        let mut bad = input.clone();
+        let V4(r) = &mut bad.new_payload_request else {
+            panic!("24171384 is Prague-shaped")
+        };
+        edit(&mut r.execution_payload);
+        // The block hash the rebuilt header has.
+        if let Err(PayloadError::BlockHash { computed, .. }) = block_of(&bad.new_payload_request) {
+            let V4(r) = &mut bad.new_payload_request else {
+                unreachable!()
+            };
+            r.execution_payload.block_hash = computed.0;
+        }
+        block_of(&bad.new_payload_request).expect("the payload is a block");
+        verdict(&bad)
+    };
+    let (ok, error) = with(&|p| p.gas_limit = u64::MAX);
+    assert!(!ok);
+    assert!(
+        matches!(
+            error,
+            Some(StandardError::Validation(ValidationError::HeaderField {
+                field: "gas_limit",
+                ..
+            }))
+        ),
+        "{error:?}"
+    );
+    let (ok, error) = with(&|p| p.gas_used = p.gas_limit + 1);
+    assert!(!ok);
+    assert!(
+        matches!(
+            error,
+            Some(StandardError::Validation(ValidationError::HeaderField {
+                field: "gas_used",
+                ..
+            }))
+        ),
+        "{error:?}"
+    );
 }
