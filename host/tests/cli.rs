@@ -266,6 +266,11 @@ fn bench_meters_a_folder_with_both_guests_as_run_does() {
         figures["segments"].as_u64().unwrap(),
         metering["segments"].as_array().unwrap().len() as u64
     );
+    // The same input with its nodes and codes shuffled, metered beside it: still valid (a
+    // guest that said `false` would have left a note, not figures).
+    let shuffled = &good["shuffled"]["figures"];
+    assert!(shuffled["main_cells"].as_u64().unwrap() > 0, "{good}");
+    assert!(bad["shuffled"].is_null(), "{bad}");
     for guest in [block, figures] {
         for share in ["keccak_share", "poseidon2_share"] {
             let share = guest[share].as_f64().unwrap();
