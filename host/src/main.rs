@@ -19,9 +19,10 @@ use commands::{bench, cluster, data, measure, proving, standard, verify, worst};
 struct Cli {
     /// Native runs through the guest's own cryptography: sender and authority recovery and
     /// every precompile's crypto go through crate `crypto` (OpenVM's field and curve code as
-    /// software arithmetic, the square roots the VM hints computed) in place of k256's and
-    /// revm's. (A standard input's keys are checked by the guest's code when `host` is built
-    /// with `--features program/openvm-crypto`.) CI runs every corpus this way.
+    /// software arithmetic, recovery computing its square roots as the standard guest does in
+    /// the VM) in place of k256's and revm's. (A standard input's keys are checked by the
+    /// guest's code when `host` is built with `--features program/openvm-crypto`.) CI runs
+    /// every corpus this way.
     #[arg(long, global = true)]
     guest_crypto: bool,
     #[command(subcommand)]
