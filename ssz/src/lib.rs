@@ -25,6 +25,7 @@ extern crate alloc;
 
 mod input;
 mod schema;
+pub mod source;
 pub mod stream;
 mod types;
 mod view;

@@ -17,110 +17,21 @@
 //! A caller's verdict must therefore wait for [`InputStream::finish`]; until then the input is
 //! not known to decode.
 //!
-//! What it reads the bytes from is a [`Source`]: the guest's hint stream, or memory.
+//! What it reads the bytes from is a [`Source`] ([`crate::source`]): the guest's hint stream,
+//! or memory.
 
 use alloc::vec::Vec;
-use core::mem::MaybeUninit;
 
 use libssz::DecodeError;
 
 use crate::input::{InputError, NewPayloadRequest};
 use crate::schema::Fork;
+use crate::source::{array, read_vec};
+pub use crate::source::{InMemory, Source};
 use crate::types::*;
-
-/// Where the input's bytes come from, front to back.
-pub trait Source {
-    /// Writes the next `dst.len()` bytes of the input into `dst`: every byte of it is
-    /// initialised after. [`InputStream`] never asks for bytes past the input's end.
-    fn read(&mut self, dst: &mut [MaybeUninit<u8>]);
-}
-
-/// An input held in memory: the host's source, and the tests'.
-#[derive(Debug, Clone)]
-pub struct InMemory<B> {
-    bytes: B,
-    at: usize,
-}
-
-impl<B: AsRef<[u8]>> InMemory<B> {
-    /// A source of `bytes`.
-    pub fn new(bytes: B) -> Self {
-        Self { bytes, at: 0 }
-    }
-
-    /// The input's length.
-    pub fn len(&self) -> usize {
-        self.bytes.as_ref().len()
-    }
-
-    /// Whether the input is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
-
-impl<B: AsRef<[u8]>> Source for InMemory<B> {
-    fn read(&mut self, dst: &mut [MaybeUninit<u8>]) {
-        let bytes = &self.bytes.as_ref()[self.at..self.at + dst.len()];
-        for (d, b) in dst.iter_mut().zip(bytes) {
-            d.write(*b);
-        }
-        self.at += dst.len();
-    }
-}
-
-/// The next `n` bytes of `source`, in a vector of their own.
-pub fn read_vec(source: &mut impl Source, n: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(n);
-    source.read(&mut out.spare_capacity_mut()[..n]);
-    // SAFETY: `read` initialised the first `n` bytes of the spare capacity.
-    unsafe { out.set_len(n) };
-    out
-}
-
-fn array<const N: usize>(source: &mut impl Source) -> [u8; N] {
-    let mut out = [MaybeUninit::<u8>::uninit(); N];
-    source.read(&mut out);
-    // SAFETY: `read` initialised all `N` bytes; `MaybeUninit<u8>` and `u8` share a layout.
-    out.map(|b| unsafe { b.assume_init() })
-}
+use crate::view::{item_count, item_ends, starts};
 
 const OFFSET: usize = 4;
-
-fn offset_at(bytes: &[u8], at: usize) -> usize {
-    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
-}
-
-/// A container's fixed part of `fixed` bytes, `len` bytes in all, whose variable fields'
-/// offsets are at `at`: each field's start (relative), checked as `libssz` checks them.
-fn starts<const N: usize>(
-    head: &[u8],
-    fixed: usize,
-    len: usize,
-    at: [usize; N],
-) -> Result<[usize; N], DecodeError> {
-    let mut starts = [0usize; N];
-    for (k, &pos) in at.iter().enumerate() {
-        let start = offset_at(head, pos);
-        if k == 0 && start != fixed {
-            return Err(DecodeError::InvalidFirstOffset {
-                expected: fixed,
-                got: start,
-            });
-        }
-        if k > 0 && start < starts[k - 1] {
-            return Err(DecodeError::OffsetsAreNotMonotonicallyIncreasing);
-        }
-        if start > len {
-            return Err(DecodeError::OffsetOutOfBounds {
-                offset: start,
-                length: len,
-            });
-        }
-        starts[k] = start;
-    }
-    Ok(starts)
-}
 
 /// Where the stream stands in the witness.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -269,62 +180,12 @@ impl<S: Source> InputStream<S> {
         }
         let first = u32::from_le_bytes(array::<OFFSET>(&mut self.source)) as usize;
         self.at += OFFSET;
-        if !first.is_multiple_of(OFFSET) {
-            return Err(DecodeError::InvalidFirstOffset {
-                expected: 0,
-                got: first,
-            });
-        }
-        if first > len {
-            return Err(DecodeError::OffsetOutOfBounds {
-                offset: first,
-                length: len,
-            });
-        }
-        let count = first / OFFSET;
-        if count == 0 {
-            return Err(DecodeError::InvalidFirstOffset {
-                expected: OFFSET,
-                got: 0,
-            });
-        }
-        if count > max {
-            return Err(DecodeError::InvalidByteLength {
-                expected: max,
-                got: count,
-            });
-        }
+        item_count(first, len, max)?;
         // In bounds: `first <= len`.
         let table = read_vec(&mut self.source, first - OFFSET);
         self.at += first - OFFSET;
-        let mut ends = Vec::with_capacity(count);
-        let mut previous = first;
-        for k in 1..count {
-            let next = offset_at(&table, (k - 1) * OFFSET);
-            if next < previous {
-                return Err(DecodeError::OffsetsAreNotMonotonicallyIncreasing);
-            }
-            if next > len {
-                return Err(DecodeError::OffsetOutOfBounds {
-                    offset: next,
-                    length: len,
-                });
-            }
-            ends.push(start + next);
-            previous = next;
-        }
-        ends.push(end);
-        let mut from = start + first;
-        for &to in &ends {
-            if to - from > max_bytes {
-                return Err(DecodeError::InvalidByteLength {
-                    expected: max_bytes,
-                    got: to - from,
-                });
-            }
-            from = to;
-        }
-        Ok(ends)
+        let ends = item_ends(first, &table, len, max_bytes)?;
+        Ok(ends.into_iter().map(|end| start + end).collect())
     }
 
     /// The schema's fork.

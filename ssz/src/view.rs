@@ -63,6 +63,38 @@ fn offset(bytes: &[u8], at: usize) -> Result<usize, DecodeError> {
     }
 }
 
+/// The variable fields' starts of a container `len` bytes long whose fixed part, `fixed` bytes
+/// (`head` holds at least them), has their offsets at `at` (in field order): checked as
+/// `libssz` checks them (the view's and the stream's check).
+pub(crate) fn starts<const N: usize>(
+    head: &[u8],
+    fixed: usize,
+    len: usize,
+    at: [usize; N],
+) -> Result<[usize; N], DecodeError> {
+    let mut starts = [0usize; N];
+    for (k, &pos) in at.iter().enumerate() {
+        let start = offset(head, pos)?;
+        if k == 0 && start != fixed {
+            return Err(DecodeError::InvalidFirstOffset {
+                expected: fixed,
+                got: start,
+            });
+        }
+        if k > 0 && start < starts[k - 1] {
+            return Err(DecodeError::OffsetsAreNotMonotonicallyIncreasing);
+        }
+        if start > len {
+            return Err(DecodeError::OffsetOutOfBounds {
+                offset: start,
+                length: len,
+            });
+        }
+        starts[k] = start;
+    }
+    Ok(starts)
+}
+
 /// A container's variable fields, `fixed` bytes of fixed part in all, whose offsets are at
 /// `at` (in field order): each field's bytes.
 fn fields<const N: usize>(
@@ -76,26 +108,7 @@ fn fields<const N: usize>(
             got: bytes.len(),
         });
     }
-    let mut starts = [0usize; N];
-    for (k, &pos) in at.iter().enumerate() {
-        let start = offset(bytes, pos)?;
-        if k == 0 && start != fixed {
-            return Err(DecodeError::InvalidFirstOffset {
-                expected: fixed,
-                got: start,
-            });
-        }
-        if k > 0 && start < starts[k - 1] {
-            return Err(DecodeError::OffsetsAreNotMonotonicallyIncreasing);
-        }
-        if start > bytes.len() {
-            return Err(DecodeError::OffsetOutOfBounds {
-                offset: start,
-                length: bytes.len(),
-            });
-        }
-        starts[k] = start;
-    }
+    let starts = starts(bytes, fixed, bytes.len(), at)?;
     let mut out: [&[u8]; N] = [&[]; N];
     for k in 0..N {
         let end = if k + 1 < N {
@@ -120,16 +133,32 @@ fn byte_lists(bytes: &[u8], max: usize, max_bytes: usize) -> Result<Vec<&[u8]>, 
         });
     }
     let first = offset(bytes, 0)?;
-    if first % OFFSET != 0 {
+    item_count(first, bytes.len(), max)?;
+    let ends = item_ends(first, &bytes[OFFSET..first], bytes.len(), max_bytes)?;
+    let mut start = first;
+    Ok(ends
+        .into_iter()
+        .map(|end| {
+            let item = &bytes[start..end];
+            start = end;
+            item
+        })
+        .collect())
+}
+
+/// The item count of a list of byte lists `len` bytes long whose first offset is `first`, at
+/// most `max`: checked as `libssz` checks it (the view's and the stream's check).
+pub(crate) fn item_count(first: usize, len: usize, max: usize) -> Result<usize, DecodeError> {
+    if !first.is_multiple_of(OFFSET) {
         return Err(DecodeError::InvalidFirstOffset {
             expected: 0,
             got: first,
         });
     }
-    if first > bytes.len() {
+    if first > len {
         return Err(DecodeError::OffsetOutOfBounds {
             offset: first,
-            length: bytes.len(),
+            length: len,
         });
     }
     let count = first / OFFSET;
@@ -145,43 +174,46 @@ fn byte_lists(bytes: &[u8], max: usize, max_bytes: usize) -> Result<Vec<&[u8]>, 
             got: count,
         });
     }
-    // Every offset first, then every item's size: the order `libssz` checks them in.
-    let end = |k: usize| {
-        if k < count {
-            offset(bytes, k * OFFSET)
-        } else {
-            Ok(bytes.len())
-        }
-    };
-    let mut start = first;
-    for k in 1..count {
-        let next = end(k)?;
-        if next < start {
+    Ok(count)
+}
+
+/// The items' ends (relative to the list) of a list `len` bytes long whose first offset is
+/// `first` (checked by [`item_count`]) and whose other offsets are `rest`: every offset first,
+/// then every item's size, at most `max_bytes`, the order `libssz` checks them in.
+pub(crate) fn item_ends(
+    first: usize,
+    rest: &[u8],
+    len: usize,
+    max_bytes: usize,
+) -> Result<Vec<usize>, DecodeError> {
+    let mut ends = Vec::with_capacity(rest.len() / OFFSET + 1);
+    let mut previous = first;
+    for k in 0..rest.len() / OFFSET {
+        let next = offset(rest, k * OFFSET)?;
+        if next < previous {
             return Err(DecodeError::OffsetsAreNotMonotonicallyIncreasing);
         }
-        if next > bytes.len() {
+        if next > len {
             return Err(DecodeError::OffsetOutOfBounds {
                 offset: next,
-                length: bytes.len(),
+                length: len,
             });
         }
-        start = next;
+        ends.push(next);
+        previous = next;
     }
-    let mut items = Vec::with_capacity(count);
+    ends.push(len);
     let mut start = first;
-    for k in 1..=count {
-        let next = end(k)?;
-        let item = &bytes[start..next];
-        if item.len() > max_bytes {
+    for &end in &ends {
+        if end - start > max_bytes {
             return Err(DecodeError::InvalidByteLength {
                 expected: max_bytes,
-                got: item.len(),
+                got: end - start,
             });
         }
-        items.push(item);
-        start = next;
+        start = end;
     }
-    Ok(items)
+    Ok(ends)
 }
 
 fn witness(bytes: &[u8]) -> Result<WitnessView<'_>, DecodeError> {
