@@ -1,0 +1,68 @@
+//! The guest side of the BLAKE2b extension (crate `blake2-circuit`): how the instruction is
+//! encoded and the one intrinsic that emits it.
+//!
+//! `BLAKE2B_ROUNDS rd, rs1, rs2` runs `[rs2]` rounds of BLAKE2b's round function (RFC 7693
+//! §3.2, the loop body of `F`) over the working vector `v` in place:
+//! - `[rd]` points to `v`, sixteen little-endian `u64` words (128 bytes, 4-byte aligned);
+//! - `[rs1]` points to the message block `m`, sixteen little-endian `u64` words (128 bytes,
+//!   4-byte aligned), read only;
+//! - `[rs2]` is the round count `R`, `1 ≤ R ≤` [`MAX_ROUNDS`]. Round `i` of the call uses the
+//!   message schedule `σ[i mod 10]`, so a longer run is split into calls of a multiple of ten
+//!   rounds (see [`rounds`]).
+//!
+//! The initialisation of `v` from `h`, the counter and the final flag, and the final
+//! `h ^= v[..8] ^ v[8..]`, stay in software: they are a few dozen instructions per call,
+//! against about a thousand trace cells per round in the chip.
+//!
+//! The encoding is OpenVM's custom-0 opcode with funct3 `0b100` (shared with keccak and SHA-2,
+//! which take funct7 0 to 3) and funct7 [`BLAKE2B_FUNCT7`].
+#![no_std]
+
+/// RISC-V custom-0, the opcode OpenVM's keccak and SHA-2 instructions use.
+pub const OPCODE: u8 = 0x0b;
+/// The funct3 of keccak's and SHA-2's instructions; this one differs in funct7.
+pub const BLAKE2B_FUNCT3: u8 = 0b100;
+/// Keccak takes 0 and 1, SHA-2 2 and 3.
+pub const BLAKE2B_FUNCT7: u8 = 0x10;
+/// Bytes of the working vector `v`.
+pub const STATE_BYTES: usize = 128;
+/// Bytes of a message block `m`.
+pub const MESSAGE_BYTES: usize = 128;
+/// The most rounds one instruction runs: the count fits 16 bits. [`rounds`] splits a longer
+/// run into calls of [`CHUNK_ROUNDS`].
+pub const MAX_ROUNDS: u32 = u16::MAX as u32;
+/// The rounds of each call but the last in a split run: the largest multiple of ten (the
+/// schedule's period) that one instruction takes.
+pub const CHUNK_ROUNDS: u32 = MAX_ROUNDS - MAX_ROUNDS % 10;
+
+/// Runs `count` BLAKE2b rounds over `v` with message `m`, round `i` using `σ[i mod 10]`, on the
+/// chip: one instruction per [`CHUNK_ROUNDS`] rounds. Zero rounds leave `v` as it is.
+#[cfg(target_os = "zkvm")]
+#[inline]
+pub fn rounds(v: &mut [u64; 16], m: &[u64; 16], mut count: u32) {
+    while count > 0 {
+        let n = count.min(CHUNK_ROUNDS);
+        // SAFETY: `v` and `m` are 128-byte, 8-byte-aligned arrays the instruction reads (and,
+        // for `v`, writes) in place; `1 ≤ n ≤ MAX_ROUNDS`, the range the chip accepts.
+        unsafe { blake2b_rounds(v.as_mut_ptr() as *mut u8, m.as_ptr() as *const u8, n) };
+        count -= n;
+    }
+}
+
+/// The instruction itself.
+///
+/// # Safety
+/// `v` and `m` point to 128 readable bytes each, 4-byte aligned, `v`'s also writable;
+/// `1 ≤ rounds ≤ MAX_ROUNDS`.
+#[cfg(target_os = "zkvm")]
+#[inline(always)]
+pub unsafe fn blake2b_rounds(v: *mut u8, m: *const u8, rounds: u32) {
+    openvm_platform::custom_insn_r!(
+        opcode = OPCODE,
+        funct3 = BLAKE2B_FUNCT3,
+        funct7 = BLAKE2B_FUNCT7,
+        rd = In v,
+        rs1 = In m,
+        rs2 = In rounds
+    );
+}
