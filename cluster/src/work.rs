@@ -22,12 +22,13 @@ use openvm_continuations::circuit::inner::ProofsType;
 use openvm_continuations::prover::ChildVkKind;
 use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
 use openvm_sdk::prover::{AggProver, InternalLayerMetadata};
-use openvm_sdk::{DefaultStarkEngine, Sdk, F, SC};
+use openvm_sdk::{DefaultStarkEngine, F, SC};
 use openvm_stark_backend::codec::Encode;
 use openvm_stark_backend::keygen::types::MultiStarkVerifyingKey;
 use openvm_stark_backend::proof::Proof;
 use openvm_stark_backend::StarkEngine;
 use openvm_verify_stark_host::VmStarkProof;
+use prover::vm::Sdk;
 
 use super::graph::{Child, Work};
 use super::queue::{Claim, Input};

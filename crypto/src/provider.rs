@@ -62,7 +62,8 @@ pub fn install() -> bool {
 /// `ECPAIRING`, `P256VERIFY`, the KZG point evaluation, every EIP-2537 BLS12-381 precompile
 /// (additions, MSMs, pairing, map-to-curve), and `MODEXP` with a modulus of up to 32 bytes.
 /// The rest (RIPEMD-160, longer moduli) are revm's software, called through `DefaultCrypto`,
-/// and BLAKE2's compression is software on 32-bit halves ([`crate::blake2`]).
+/// BLAKE2's compression runs its rounds on this project's BLAKE2b chip in the guest, and in
+/// software on 32-bit halves natively ([`crate::blake2`]).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct OpenVmPrecompiles;
 

@@ -4,8 +4,8 @@
 //!
 //! - Plain build (what is proved): with feature `openvm-crypto`, sender recovery and the
 //!   precompiles' cryptography (ECRECOVER, SHA256, MODEXP, BN254 and BLS12-381 arithmetic and
-//!   pairings, KZG, P256VERIFY) are installed on OpenVM's chips (crate `crypto`; RIPEMD160 and
-//!   BLAKE2F stay software); the input is read; 128 bytes of public values are revealed. A block
+//!   pairings, KZG, P256VERIFY) are installed on OpenVM's chips and BLAKE2F's rounds on this
+//!   project's BLAKE2b chip (crate `crypto`; RIPEMD160 stays software); the input is read; 128 bytes of public values are revealed. A block
 //!   that is not valid ends the guest with its verdict's exit code ([`refuse`]) and no public
 //!   values: the host tells "invalid", "insufficient" and "unusable" apart from a crash.
 //! - Feature `census` (the keccak census): after the public values (word 32 on), 20 words: 10

@@ -106,7 +106,8 @@ impl Keccak {
 
 /// Where the guest's cryptography runs: sender recovery and the precompiles' cryptography
 /// (`ECRECOVER`, `SHA256`, `MODEXP`, BN254 and BLS12-381 arithmetic and pairings, KZG point
-/// evaluation, `P256VERIFY`); RIPEMD160 and BLAKE2F are software in both.
+/// evaluation, `P256VERIFY`); RIPEMD160 is software in both, and BLAKE2F's rounds run on this
+/// project's BLAKE2b chip in both (crate `blake2-circuit`).
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Serialize, serde::Deserialize,
 )]

@@ -19,14 +19,17 @@
 //! - [`extension`]: the VM extension (executors, AIRs, CPU prover) and the transpiler
 //!   extension.
 //!
-//! The GPU build (`cuda`) uses the CPU trace generation of these two chips (see the README's
-//! GPU section); the chips have no CUDA kernels.
+//! The GPU build (`cuda`, module `cuda`) generates these two chips' traces on the CPU and copies
+//! them to the device: the chips have no CUDA kernels.
 
 pub mod extension;
 pub mod op;
 pub mod opcode;
 pub mod reference;
 pub mod round;
+
+#[cfg(feature = "cuda")]
+pub mod cuda;
 
 #[cfg(test)]
 mod tests;

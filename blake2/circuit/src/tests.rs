@@ -216,7 +216,7 @@ fn differential_against_revm() {
         (0x1_0000 - 64, 0x2_0000 - 124),
         (0x5000, 0x5040),         // m overlaps v's upper half
         (0x6000, 0x6000),         // m is v
-        (top, top - STATE_BYTES), // the highest addresses the pointer check allows
+        (top, top - STATE_BYTES), // the last 128 bytes of the address space
     ];
     for (i, rounds) in [1u32, 9, 10, 11, 12, 20, 97, 12].into_iter().enumerate() {
         let mut h: [u64; 8] = core::array::from_fn(|_| rng.random());
@@ -246,14 +246,17 @@ fn differential_against_revm() {
     prove(s);
 }
 
-/// One honest call of 12 rounds on random data, its traces tampered by `op` and `rounds`
-/// (each row of the round trace, padding included); `Ok` if it still verifies.
+/// Two honest calls on random data, of 12 rounds (round rows 0 to 11) and 7 (rows 12 to 18;
+/// rows 19 to 31 pad), their traces tampered by `op` (the first call's row) and `rounds` (each
+/// row of the round trace); whether it still verifies.
 fn tampered(op: impl Fn(&mut Blake2bOpCols<F>), rounds: impl Fn(&mut [&mut RoundCols<F>])) -> bool {
     let mut rng = StdRng::seed_from_u64(7904);
     let mut s = setup();
-    let v: [u64; 16] = core::array::from_fn(|_| rng.random());
-    let m: [u64; 16] = core::array::from_fn(|_| rng.random());
-    execute(&mut s, &v, &m, 12, 0x1000, 0x2000);
+    for (rounds, v_ptr) in [(12, 0x1000), (7, 0x3000)] {
+        let v: [u64; 16] = core::array::from_fn(|_| rng.random());
+        let m: [u64; 16] = core::array::from_fn(|_| rng.random());
+        execute(&mut s, &v, &m, rounds, v_ptr, 0x2000);
+    }
     disable_debug_builder();
     s.tester
         .build()
@@ -358,13 +361,30 @@ fn phantom_call_fails() {
     assert!(!tampered(
         |_| {},
         |rows| {
-            rows[12].is_valid = F::ONE;
-            rows[12].is_first = F::ONE;
-            rows[12].is_last = F::ONE;
-            rows[12].remaining = F::ONE;
-            rows[12].sigma[0] = F::ONE;
+            rows[20].is_valid = F::ONE;
+            rows[20].is_first = F::ONE;
+            rows[20].is_last = F::ONE;
+            rows[20].remaining = F::ONE;
+            rows[20].sigma[0] = F::ONE;
         }
     ));
+}
+
+/// The two calls' last rows swapped: each call ends on the other's round.
+#[test]
+fn calls_spliced_fails() {
+    assert!(!tampered(
+        |_| {},
+        |rows| {
+            let (first, second) = rows.split_at_mut(18);
+            core::mem::swap(&mut *first[11], &mut *second[0]);
+        }
+    ));
+}
+
+#[test]
+fn tampered_pre_state_fails() {
+    assert!(!tampered(|op| op.v_pre[5] += F::ONE, |_| {}));
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //!   4-byte aligned), read only;
 //! - `[rs2]` is the round count `R`, `1 ≤ R ≤` [`MAX_ROUNDS`]. Round `i` of the call uses the
 //!   message schedule `σ[i mod 10]`, so a longer run is split into calls of a multiple of ten
-//!   rounds (see [`rounds`]).
+//!   rounds ([`CHUNK_ROUNDS`], see [`rounds`]).
 //!
 //! The initialisation of `v` from `h`, the counter and the final flag, and the final
 //! `h ^= v[..8] ^ v[8..]`, stay in software: they are a few dozen instructions per call,
@@ -28,12 +28,15 @@ pub const BLAKE2B_FUNCT7: u8 = 0x10;
 pub const STATE_BYTES: usize = 128;
 /// Bytes of a message block `m`.
 pub const MESSAGE_BYTES: usize = 128;
-/// The most rounds one instruction runs: the count fits 16 bits. [`rounds`] splits a longer
-/// run into calls of [`CHUNK_ROUNDS`].
+/// The most rounds one instruction runs: the count fits 16 bits.
 pub const MAX_ROUNDS: u32 = u16::MAX as u32;
-/// The rounds of each call but the last in a split run: the largest multiple of ten (the
-/// schedule's period) that one instruction takes.
-pub const CHUNK_ROUNDS: u32 = MAX_ROUNDS - MAX_ROUNDS % 10;
+/// The rounds of each call but the last in a split run: a multiple of ten (the schedule's
+/// period), and small. OpenVM checks a segment's limits only every 1,000 instructions, and a
+/// loop of calls is a few instructions each: with 1,000 rounds a call, such a window adds at most
+/// a few hundred thousand round rows, far under a segment's height, where 65,530 a call could
+/// add more than any segment holds (the block could not be proved). One op row per 1,000 rounds
+/// costs under 0.1% of the rounds' cells.
+pub const CHUNK_ROUNDS: u32 = 1_000;
 
 /// Runs `count` BLAKE2b rounds over `v` with message `m`, round `i` using `σ[i mod 10]`, on the
 /// chip: one instruction per [`CHUNK_ROUNDS`] rounds. Zero rounds leave `v` as it is.

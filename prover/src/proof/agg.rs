@@ -16,7 +16,9 @@ use alloy_primitives::keccak256;
 use openvm_sdk::keygen::AggProvingKey;
 use openvm_sdk::openvm_circuit::arch::ContinuationVmProof;
 use openvm_sdk::prover::{AggProver, InternalLayerMetadata, StarkProver};
-use openvm_sdk::{DefaultStarkEngine, Sdk, SC};
+use openvm_sdk::{DefaultStarkEngine, SC};
+
+use crate::vm::Sdk;
 use openvm_stark_backend::codec::{Decode, Encode};
 use openvm_stark_backend::proof::Proof;
 use openvm_verify_stark_host::vk::VerificationBaseline;

@@ -19,7 +19,9 @@ use std::time::{Duration, Instant};
 
 use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
 use openvm_sdk::openvm_circuit::arch::ContinuationVmProof;
-use openvm_sdk::{Sdk, F, SC};
+use openvm_sdk::{F, SC};
+
+use crate::vm::Sdk;
 use openvm_stark_backend::p3_field::PrimeField32;
 use openvm_verify_stark_host::vk::VerificationBaseline;
 use serde::de::DeserializeOwned;

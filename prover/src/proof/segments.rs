@@ -20,16 +20,18 @@ use openvm_sdk::openvm_circuit::arch::{
 };
 use openvm_sdk::openvm_circuit::system::memory::merkle::public_values::UserPublicValuesProof;
 use openvm_sdk::prover::vm::new_local_prover;
-use openvm_sdk::{DefaultStarkEngine, Sdk, StdIn, F, SC};
+use openvm_sdk::{DefaultStarkEngine, StdIn, F, SC};
+
+use crate::vm::Sdk;
 use openvm_stark_backend::proof::Proof;
 use openvm_stark_backend::StarkEngine;
 
 use crate::vm::{vm_err, VmError};
 
 #[cfg(feature = "cuda")]
-type Builder = openvm_sdk_config::SdkVmGpuBuilder;
+type Builder = crate::vm::app::AppVmGpuBuilder;
 #[cfg(not(feature = "cuda"))]
-type Builder = openvm_sdk_config::SdkVmCpuBuilder;
+type Builder = crate::vm::app::AppVmCpuBuilder;
 
 /// The public values' Merkle proof against the final memory.
 pub type PublicValuesProof = UserPublicValuesProof<8, F>;

@@ -2,14 +2,13 @@
 //! in, with where its segments end ([`Limits`]). Every part of a split proof, every
 //! aggregation key and every verifier is keyed by it, so it is one type.
 
-use openvm_sdk::Sdk;
 use openvm_transpiler::elf::Elf;
 use serde::{Deserialize, Serialize};
 
 use super::{agg, KeysSource, ProofError, ProofKind};
 use crate::guest::{GuestSpec, Keccak, Program};
 pub use crate::vm::Limits;
-use crate::vm::{sdk_segmented, vm_config};
+use crate::vm::{sdk_segmented, vm_config, Sdk};
 
 impl Limits {
     /// `host prove`'s default: segments of at most 2^`log_stacked_height` rows and
@@ -123,7 +122,10 @@ pub fn fit_program(elf: &Elf, requested: usize) -> usize {
 /// SDK gives rv32m too).
 pub fn fixed_table_log_height() -> usize {
     let config = vm_config(1).optimize();
-    let [a, b] = config.rv32m.map_or([1, 1], |m| m.range_tuple_checker_sizes);
+    let [a, b] = config
+        .sdk
+        .rv32m
+        .map_or([1, 1], |m| m.range_tuple_checker_sizes);
     (u64::from(a) * u64::from(b))
         .next_power_of_two()
         .trailing_zeros() as usize

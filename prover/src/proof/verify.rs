@@ -10,7 +10,9 @@
 //! A [`Verifier`] checks any number of files.
 
 use openvm_sdk::prover::verify_app_proof_with_expected_exe_commit;
-use openvm_sdk::{DefaultStarkEngine, Sdk, F};
+use openvm_sdk::{DefaultStarkEngine, F};
+
+use crate::vm::Sdk;
 use openvm_stark_backend::p3_field::PrimeField32;
 use openvm_verify_stark_host::vk::VerificationBaseline;
 

@@ -6,13 +6,21 @@
 
 use openvm_sdk::config::{AggregationSystemParams, AppConfig};
 use openvm_sdk::openvm_circuit::arch::SystemConfig;
-use openvm_sdk::Sdk;
+use openvm_sdk::{DefaultStarkEngine, GenericSdk};
 use openvm_sdk_config::{SdkSystemConfig, SdkVmConfig};
+
+pub use super::app::{AppVmConfig, AppVmCpuBuilder};
+
+/// The SDK over [`AppVmConfig`]: OpenVM's `Sdk` with the BLAKE2b extension.
+#[cfg(not(feature = "cuda"))]
+pub type Sdk = GenericSdk<DefaultStarkEngine, AppVmCpuBuilder>;
+#[cfg(feature = "cuda")]
+pub type Sdk = GenericSdk<DefaultStarkEngine, super::app::AppVmGpuBuilder>;
 use openvm_stark_sdk::config::app_params_with_100_bits_security;
 
 use super::{vm_err, VmError};
 
-/// The VM configuration: rv32im, io, keccak, and room for `public_values` public values.
+/// The VM configuration: rv32im, io, keccak, BLAKE2b (crate `blake2-circuit`), and room for `public_values` public values.
 ///
 /// The count is rounded up to a power of two: the prover commits the public values as a
 /// Merkle tree and panics on any other count (`pv_height must be a power of two`, seen when the
@@ -26,7 +34,7 @@ use super::{vm_err, VmError};
 /// [`crypto::COMPLEX`] (BN254's and BLS12-381's `Fp2`), in the order the guests' `crypto::init!`
 /// registers them. Every guest runs under this one config; a software-crypto guest leaves those
 /// chips empty.
-pub fn vm_config(public_values: usize) -> SdkVmConfig {
+pub fn vm_config(public_values: usize) -> AppVmConfig {
     use openvm_algebra_circuit::{Fp2Extension, ModularExtension};
     use openvm_ecc_circuit::{CurveConfig, WeierstrassExtension, P256_CONFIG, SECP256K1_CONFIG};
     let modulus = |hex: &str| {
@@ -73,7 +81,10 @@ pub fn vm_config(public_values: usize) -> SdkVmConfig {
     config.system = SdkSystemConfig {
         config: SystemConfig::default().with_public_values(public_values.next_power_of_two()),
     };
-    config
+    AppVmConfig {
+        sdk: config,
+        blake2: blake2_circuit::Blake2b,
+    }
 }
 
 /// OpenVM's default cap on a segment's proving-memory estimate (15 GiB), where segmentation
@@ -127,7 +138,7 @@ pub(crate) fn sdk_segmented(
 ) -> Result<Sdk, VmError> {
     let params = app_params_with_100_bits_security(log_stacked_height);
     let mut config = vm_config(public_values);
-    config.system.config.segmentation_max_memory = segment_memory;
+    config.sdk.system.config.segmentation_max_memory = segment_memory;
     Sdk::new(
         AppConfig::new(config, params),
         AggregationSystemParams::default(),
@@ -145,7 +156,7 @@ mod tests {
     /// need) are the ones this config gives the VM, in the same order, and OpenVM's own.
     #[test]
     fn the_vm_config_registers_what_the_guest_declares() {
-        let config = super::vm_config(crate::guest::PUBLIC_VALUES);
+        let config = super::vm_config(crate::guest::PUBLIC_VALUES).sdk;
         let hex = |m: &str| m.trim_start_matches("0x").to_lowercase();
         let moduli: Vec<String> = config
             .modular

@@ -65,7 +65,7 @@ pub struct Metering {
 }
 
 /// The VM on the CPU engine, for metering and tracing.
-pub(super) type Machine = VirtualMachine<MeterEngine, openvm_sdk_config::SdkVmCpuBuilder>;
+pub(super) type Machine = VirtualMachine<MeterEngine, super::app::AppVmCpuBuilder>;
 
 impl Vm {
     /// The virtual machine of this program's app proving key, on the CPU engine: built on first
@@ -86,7 +86,7 @@ impl Vm {
         let d_pk = engine.device().transport_pk_to_device(&*vm_pk.vm_pk);
         VirtualMachine::new(
             engine,
-            openvm_sdk_config::SdkVmCpuBuilder,
+            super::app::AppVmCpuBuilder,
             vm_pk.vm_config.clone(),
             d_pk,
         )

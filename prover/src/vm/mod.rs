@@ -7,9 +7,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use openvm_sdk::openvm_circuit::arch::instructions::exe::VmExe;
-use openvm_sdk::{Sdk, StdIn, F};
+use openvm_sdk::{StdIn, F};
 use openvm_transpiler::elf::Elf;
 
+pub mod app;
 pub mod block;
 pub mod budget;
 pub mod config;
@@ -19,7 +20,7 @@ pub mod trace;
 
 pub use block::{check_public, run_block, BlockRun, VmRunError};
 pub(crate) use config::sdk_segmented;
-pub use config::{default_segment_memory, vm_config, Limits};
+pub use config::{default_segment_memory, vm_config, AppVmConfig, Limits, Sdk};
 pub use meter::{AirStats, Metering, SegmentStats};
 pub use segments::SegmentEnd;
 

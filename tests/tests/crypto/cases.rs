@@ -194,7 +194,8 @@ pub(crate) fn cases() -> Vec<(Tag, Vec<u8>)> {
     }
     cases.extend(eip2537::cases(&mut rng));
     // BLAKE2F: EIP-152's vector (12 rounds of "abc", final), then random states and messages
-    // over round counts around the schedule's period of 10, not final and final.
+    // over round counts around the schedule's period of 10 and the chip's call size, not final
+    // and final.
     let eip152 = [
         &hex!("0000000c")[..],
         &hex!("48c9bdf267e6096a3ba7ca8485ae67bb2bf894fe72f36e3cf1361d5f3af54fa5"),
@@ -206,7 +207,9 @@ pub(crate) fn cases() -> Vec<(Tag, Vec<u8>)> {
     ]
     .concat();
     cases.push((Tag::Blake2f, eip152));
-    for rounds in [0u32, 1, 9, 10, 11, 20] {
+    // 65,531 and 70,000 rounds: the guest splits them into a chip call of 65,530 (a multiple
+    // of the schedule's period) and one of the rest.
+    for rounds in [0u32, 1, 9, 10, 11, 20, 65_531, 70_000] {
         let mut input = rounds.to_be_bytes().to_vec();
         input.extend((0..208).map(|_| rng.random::<u8>()));
         input.push(u8::from(rounds % 2 == 1));

@@ -35,14 +35,16 @@ impl Blake2bExecutor {
         data: &mut Blake2bPreCompute,
     ) -> Result<(), StaticProgramError> {
         let Instruction { a, b, c, d, e, .. } = inst;
-        if d.as_canonical_u32() != RV32_REGISTER_AS || e.as_canonical_u32() != RV32_MEMORY_AS {
+        // The register pointers must fit the byte the executors keep (the AIR takes them whole).
+        let registers = [a, b, c].map(|x| x.as_canonical_u32());
+        if d.as_canonical_u32() != RV32_REGISTER_AS
+            || e.as_canonical_u32() != RV32_MEMORY_AS
+            || registers.iter().any(|&r| r > u8::MAX as u32)
+        {
             return Err(StaticProgramError::InvalidInstruction(pc));
         }
-        *data = Blake2bPreCompute {
-            a: a.as_canonical_u32() as u8,
-            b: b.as_canonical_u32() as u8,
-            c: c.as_canonical_u32() as u8,
-        };
+        let [a, b, c] = registers.map(|r| r as u8);
+        *data = Blake2bPreCompute { a, b, c };
         Ok(())
     }
 }
