@@ -57,6 +57,7 @@ pub(crate) const EXTCODESIZE: u8 = 0x3b;
 pub(crate) const EXTCODECOPY: u8 = 0x3c;
 pub(crate) const EXTCODEHASH: u8 = 0x3f;
 pub(crate) const BLOCKHASH: u8 = 0x40;
+pub(crate) const SELFBALANCE: u8 = 0x47;
 pub(crate) const NUMBER: u8 = 0x43;
 pub(crate) const POP: u8 = 0x50;
 pub(crate) const MLOAD: u8 = 0x51;

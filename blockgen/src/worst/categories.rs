@@ -11,8 +11,9 @@ use super::code::{call, create2, extcodecopy, extcodesize};
 use super::pricing::{Pricing, MAX_CODE_EIP170, MAX_CODE_EIP7954};
 use super::{account, ACCOUNTS};
 use crate::asm::{
-    Asm, ADD, ADDRESS, BALANCE, BLOCKHASH, CALL, DUP1, DUP2, EXTCODEHASH, GAS, ISZERO, JUMPI, LOG0,
-    LOG4, MLOAD, MSIZE, MSTORE, NUMBER, POP, PUSH1, SELFDESTRUCT, SHA3, SLOAD, SSTORE, SUB,
+    Asm, ADD, ADDRESS, BALANCE, BLOCKHASH, CALL, DUP1, DUP2, EXTCODEHASH, EXTCODESIZE, GAS, ISZERO,
+    JUMPI, LOG0, LOG4, MLOAD, MSIZE, MSTORE, NUMBER, POP, PUSH1, SELFBALANCE, SELFDESTRUCT, SHA3,
+    SLOAD, SSTORE, SUB,
 };
 
 /// The contract the SELFDESTRUCT category calls.
@@ -40,6 +41,53 @@ pub(super) const OTHERS: &[Category] = &[
                 a.ops(&[ADDRESS, POP]);
             };
             plain("address", gas, &body, (2 + 2, 64, true), &|_| {})
+        },
+    },
+    Category {
+        name: "selfbalance",
+        group: "opcode",
+        about: "SELFBALANCE: the executing contract's balance, a 5-gas read of a warm account",
+        build: |_, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[SELFBALANCE, POP]);
+            };
+            plain("selfbalance", gas, &body, (5 + 2, 64, true), &|_| {})
+        },
+    },
+    Category {
+        name: "balance-warm",
+        group: "opcode",
+        about: "BALANCE of the executing contract: a warm account read at the warm price",
+        build: |fork, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[ADDRESS, BALANCE, POP]);
+            };
+            let cost = 2 + Pricing::of(fork).warm_account() + 2;
+            plain("balance-warm", gas, &body, (cost, 64, true), &|_| {})
+        },
+    },
+    Category {
+        name: "extcodehash-warm",
+        group: "opcode",
+        about: "EXTCODEHASH of the executing contract: a warm account read at the warm price",
+        build: |fork, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[ADDRESS, EXTCODEHASH, POP]);
+            };
+            let cost = 2 + Pricing::of(fork).warm_account() + 2;
+            plain("extcodehash-warm", gas, &body, (cost, 64, true), &|_| {})
+        },
+    },
+    Category {
+        name: "extcodesize-warm",
+        group: "opcode",
+        about: "EXTCODESIZE of the executing contract: a warm account read at the warm price",
+        build: |fork, gas| {
+            let body = |a: &mut Asm| {
+                a.ops(&[ADDRESS, EXTCODESIZE, POP]);
+            };
+            let cost = 2 + Pricing::of(fork).warm_account() + 2;
+            plain("extcodesize-warm", gas, &body, (cost, 64, true), &|_| {})
         },
     },
     Category {

@@ -45,6 +45,12 @@ impl Pricing {
         self.params.warm_storage_read_cost() + self.params.cold_account_additional_cost()
     }
 
+    /// A warm account access (`BALANCE`, `EXTCODESIZE`, `EXTCODEHASH` of an address already
+    /// accessed).
+    pub fn warm_account(&self) -> u64 {
+        self.params.warm_storage_read_cost()
+    }
+
     /// A cold `SLOAD`.
     pub fn cold_sload(&self) -> u64 {
         self.params.warm_storage_read_cost() + self.params.cold_storage_additional_cost()
