@@ -47,11 +47,12 @@ pub(super) const OTHERS: &[Category] = &[
         name: "selfbalance",
         group: "opcode",
         about: "SELFBALANCE: the executing contract's balance, a 5-gas read of a warm account",
-        build: |_, gas| {
+        build: |fork, gas| {
             let body = |a: &mut Asm| {
                 a.ops(&[SELFBALANCE, POP]);
             };
-            plain("selfbalance", gas, &body, (5 + 2, 64, true), &|_| {})
+            let cost = Pricing::of(fork).static_gas(SELFBALANCE) + 2;
+            plain("selfbalance", gas, &body, (cost, 64, true), &|_| {})
         },
     },
     Category {
@@ -62,7 +63,7 @@ pub(super) const OTHERS: &[Category] = &[
             let body = |a: &mut Asm| {
                 a.ops(&[ADDRESS, BALANCE, POP]);
             };
-            let cost = 2 + Pricing::of(fork).warm_account() + 2;
+            let cost = 2 + Pricing::of(fork).static_gas(BALANCE) + 2;
             plain("balance-warm", gas, &body, (cost, 64, true), &|_| {})
         },
     },
@@ -74,7 +75,7 @@ pub(super) const OTHERS: &[Category] = &[
             let body = |a: &mut Asm| {
                 a.ops(&[ADDRESS, EXTCODEHASH, POP]);
             };
-            let cost = 2 + Pricing::of(fork).warm_account() + 2;
+            let cost = 2 + Pricing::of(fork).static_gas(EXTCODEHASH) + 2;
             plain("extcodehash-warm", gas, &body, (cost, 64, true), &|_| {})
         },
     },
@@ -86,7 +87,7 @@ pub(super) const OTHERS: &[Category] = &[
             let body = |a: &mut Asm| {
                 a.ops(&[ADDRESS, EXTCODESIZE, POP]);
             };
-            let cost = 2 + Pricing::of(fork).warm_account() + 2;
+            let cost = 2 + Pricing::of(fork).static_gas(EXTCODESIZE) + 2;
             plain("extcodesize-warm", gas, &body, (cost, 64, true), &|_| {})
         },
     },

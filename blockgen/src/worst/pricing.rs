@@ -45,10 +45,15 @@ impl Pricing {
         self.params.warm_storage_read_cost() + self.params.cold_account_additional_cost()
     }
 
-    /// A warm account access (`BALANCE`, `EXTCODESIZE`, `EXTCODEHASH` of an address already
-    /// accessed).
-    pub fn warm_account(&self) -> u64 {
-        self.params.warm_storage_read_cost()
+    /// The static gas of opcode `op` in revm's gas table of the fork: for an account access,
+    /// its warm price (EIP-8038 makes `EXTCODESIZE`'s two warm reads under Amsterdam).
+    pub fn static_gas(&self, op: u8) -> u64 {
+        let spec = match self.fork {
+            Fork::Prague => SpecId::PRAGUE,
+            Fork::Osaka => SpecId::OSAKA,
+            Fork::Amsterdam => SpecId::AMSTERDAM,
+        };
+        u64::from(revm::interpreter::instructions::gas_table_spec(spec)[op as usize])
     }
 
     /// A cold `SLOAD`.
