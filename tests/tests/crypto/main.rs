@@ -180,6 +180,41 @@ fn in_the_vm_the_chips_answer_as_revm_does() {
     assert!(vm.execute(&wrong).is_err());
 }
 
+/// One `BLAKE2F` call of 5,000,000 rounds, metered in the VM: every segment stays within the
+/// proving-memory cap that ends segments, and the round chip has exactly one row per round.
+/// OpenVM checks a segment's limits only every 1,000 instructions; the guest's calls of 1,000
+/// rounds keep what such a window adds small. With calls of 65,530 rounds, one window added
+/// millions of round rows, past any segment's limits: the block could not have been proved.
+#[test]
+fn a_long_blake2f_call_fits_its_segments() {
+    const ROUNDS: u32 = 5_000_000;
+    let mut input = ROUNDS.to_be_bytes().to_vec();
+    input.extend((0..208u32).map(|i| (i * 37 + 11) as u8));
+    input.push(1);
+    let want = outcome(&revm::precompile::DefaultCrypto, Tag::Blake2f, &input).unwrap();
+    let mut records = Vec::new();
+    write_record(&mut records, Tag::Blake2f, &input, &want);
+    let elf = GuestSpec::program(Program::CryptoCheck, Keccak::Ours)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let vm = Vm::new(elf, 32).unwrap_or_else(|e| panic!("{e}"));
+    let (_, metering) = vm.metered(&records).unwrap_or_else(|e| panic!("{e}"));
+    let cap = prover::vm::default_segment_memory() as u64;
+    for (i, segment) in metering.segments.iter().enumerate() {
+        assert!(
+            segment.memory_bytes <= cap,
+            "segment {i}: {} bytes estimated, over the {cap}-byte cap",
+            segment.memory_bytes
+        );
+    }
+    let rounds = metering
+        .airs
+        .iter()
+        .find(|air| air.name == "Blake2bRoundAir")
+        .map(|air| air.rows);
+    assert_eq!(rounds, Some(u64::from(ROUNDS)));
+}
+
 /// EIP-7702 authorities recovered through alloy's hook (`program::execute::recover_authority`)
 /// follow the rules revm applies with alloy's own `recover_authority`: valid, high s (invalid),
 /// y parity 2 (invalid), r = 0 (invalid), and the other parity (another authority or none).
