@@ -65,16 +65,7 @@ pub fn bytes(words: &[u64; 16]) -> [u8; 128] {
 /// The compression function `F` (RFC 7693 §3.2) from [`rounds`]: for the tests, against
 /// revm's.
 pub fn compress(rounds_: u32, h: &mut [u64; 8], m: &[u64; 16], t: [u64; 2], f: bool) {
-    let mut v = [0u64; 16];
-    v[..8].copy_from_slice(h);
-    v[8..].copy_from_slice(&blake2_guest::IV);
-    v[12] ^= t[0];
-    v[13] ^= t[1];
-    if f {
-        v[14] = !v[14];
-    }
+    let mut v = blake2_guest::working_vector(h, &t, f);
     rounds(&mut v, m, rounds_);
-    for i in 0..8 {
-        h[i] ^= v[i] ^ v[i + 8];
-    }
+    blake2_guest::finish(h, &v);
 }

@@ -129,23 +129,14 @@ fn compress_on_chip(
     f: bool,
     ptrs: (usize, usize),
 ) {
-    let mut v = [0u64; 16];
-    v[..8].copy_from_slice(h);
-    v[8..].copy_from_slice(&blake2_guest::IV);
-    v[12] ^= t[0];
-    v[13] ^= t[1];
-    if f {
-        v[14] = !v[14];
-    }
+    let mut v = blake2_guest::working_vector(h, &t, f);
     let mut left = rounds;
     while left > 0 {
         let n = left.min(blake2_guest::CHUNK_ROUNDS);
         v = execute(s, &v, m, n, ptrs.0, ptrs.1);
         left -= n;
     }
-    for i in 0..8 {
-        h[i] ^= v[i] ^ v[i + 8];
-    }
+    blake2_guest::finish(h, &v);
 }
 
 fn prove(s: Setup) {

@@ -44,6 +44,29 @@ pub const SIGMA: [[usize; 16]; 10] = [
     [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
 ];
 
+/// `F`'s working vector before its rounds (RFC 7693 §3.2): `h`, the IV, the offset counter `t`
+/// folded into words 12 and 13, and word 14 inverted for the final block.
+#[inline(always)]
+pub fn working_vector(h: &[u64; 8], t: &[u64; 2], f: bool) -> [u64; 16] {
+    let mut v = [0u64; 16];
+    v[..8].copy_from_slice(h);
+    v[8..].copy_from_slice(&IV);
+    v[12] ^= t[0];
+    v[13] ^= t[1];
+    if f {
+        v[14] = !v[14];
+    }
+    v
+}
+
+/// `F`'s output after its rounds: `h ^= v[..8] ^ v[8..]`.
+#[inline(always)]
+pub fn finish(h: &mut [u64; 8], v: &[u64; 16]) {
+    for i in 0..8 {
+        h[i] ^= v[i] ^ v[i + 8];
+    }
+}
+
 /// RISC-V custom-0, the opcode OpenVM's keccak and SHA-2 instructions use.
 pub const OPCODE: u8 = 0x0b;
 /// The funct3 of keccak's and SHA-2's instructions; this one differs in funct7.
