@@ -117,18 +117,9 @@ fn round<const R: usize>(m: &[W; 16], v: &mut [W; 16]) {
 pub fn compress(rounds: u32, h: &mut [u64; 8], m: &[u64; 16], t: &[u64; 2], f: bool) {
     #[cfg(target_os = "zkvm")]
     {
-        let mut v = [0u64; 16];
-        v[..8].copy_from_slice(h);
-        v[8..].copy_from_slice(&IV);
-        v[12] ^= t[0];
-        v[13] ^= t[1];
-        if f {
-            v[14] = !v[14];
-        }
+        let mut v = blake2_guest::working_vector(h, t, f);
         blake2_guest::rounds(&mut v, m, rounds);
-        for i in 0..8 {
-            h[i] ^= v[i] ^ v[i + 8];
-        }
+        blake2_guest::finish(h, &v);
     }
     #[cfg(not(target_os = "zkvm"))]
     software(rounds, h, m, t, f)

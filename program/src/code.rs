@@ -123,11 +123,11 @@ const STEP: [u8; 256] = {
 /// [`CODE_PADDING`], at least the most any code needs.)
 ///
 /// Byte by byte as revm, with one shortcut for runs of `JUMPDEST`s, the byte the byte loop
-/// pays most for (a bit set each): after a `JUMPDEST` at the end of an aligned word, the
-/// following words with no `PUSH` byte in them are four one-byte opcodes each, and their
-/// `JUMPDEST`s are found with a few word operations ([`jumpdests_in`]). Real code rarely has
-/// such runs, and pays one alignment test per `JUMPDEST` for the shortcut (measured on the
-/// mainnet blocks, BENCHMARKS.md).
+/// pays most for (a bit set each): after a `JUMPDEST` that ends an aligned word and is not
+/// followed by a `PUSH`, the following words with no `PUSH` byte in them are four one-byte
+/// opcodes each, and their `JUMPDEST`s are found with a few word operations ([`jumpdests_in`],
+/// two words at a time in long runs). Real code rarely has such runs, and pays one alignment
+/// test per `JUMPDEST` for the shortcut (measured on the mainnet blocks, BENCHMARKS.md).
 // Not inlined: inside revm's code loader, its loop spills registers (measured: +27% instructions).
 #[inline(never)]
 pub(crate) fn analyze(code: &[u8]) -> BitVec<u8> {
@@ -147,10 +147,16 @@ pub(crate) fn analyze(code: &[u8]) -> BitVec<u8> {
             if op == opcode::JUMPDEST {
                 let i = at.offset_from_unsigned(start);
                 *bits.add(i >> 3) |= 1 << (i & 7);
-                if (at as usize) % 4 == 3 {
-                    at = jumpdests_in(at.add(1), end, start, bits);
-                    continue;
+                // Unless the next opcode is a `PUSH` (as after most `JUMPDEST`s in real code,
+                // and in the byte scan's dearest mix), whose word the word scan would refuse.
+                at = at.add(1);
+                if (at as usize).is_multiple_of(4)
+                    && at < end
+                    && (*at).wrapping_sub(opcode::PUSH1) >= 32
+                {
+                    at = jumpdests_in(at, end, start, bits);
                 }
+                continue;
             }
             // A trailing `PUSH` steps past `end`: `wrapping_add` keeps that defined, and the
             // loop condition stops before any read.
@@ -179,37 +185,118 @@ unsafe fn jumpdests_in(
     start: *const u8,
     bits: *mut u8,
 ) -> *const u8 {
-    // SAFETY (the block): `at + 4 <= end` before each read, `at` stays 4-aligned; a set bit
-    // `i + k` (`k < 4`) is a byte of the code, and `placed`'s high byte lands in the extra byte
-    // at most.
+    // SAFETY (the block): `at + 4 <= end` before each read, `at` stays 4-aligned; `runs_in`
+    // gets an offset that is a multiple of 8.
     unsafe {
+        let mut words = 0u32;
         while end.offset_from_unsigned(at) >= 4 {
             let word = (at as *const u32).read();
-            // A zero byte where the byte is a `PUSH1..=PUSH32` (0x60..=0x7f).
-            let push = (word & 0xe0e0_e0e0) ^ 0x6060_6060;
-            if push.wrapping_sub(0x0101_0101) & !push & 0x8080_8080 != 0 {
+            if has_push(word) != 0 {
                 break;
             }
-            // 0x80 in each byte that is a `JUMPDEST`, 0 in the others (exact).
-            let x = word ^ 0x5b5b_5b5b;
-            let dest = !(((x & 0x7f7f_7f7f) + 0x7f7f_7f7f) | x | 0x7f7f_7f7f);
-            if dest != 0 {
-                // Bits 7, 15, 23, 31 gathered into bits 28..32, then to the low four.
-                let four = ((dest >> 7).wrapping_mul(0x1020_4080) >> 28) as u16;
-                let i = at.offset_from_unsigned(start);
-                let placed = four << (i & 7);
-                *bits.add(i >> 3) |= placed as u8;
-                *bits.add((i >> 3) + 1) |= (placed >> 8) as u8;
-            }
+            mark_word(word, at, start, bits);
             at = at.add(4);
+            words += 1;
+            // A run of at least two words (real code's are mostly shorter, and pay only this
+            // test) goes on two words at a time where the code offset is a multiple of 8.
+            if words >= 2 && at.offset_from_unsigned(start) & 7 == 0 {
+                return runs_in(at, end, start, bits);
+            }
         }
     }
     at
 }
 
+/// The `JUMPDEST`s of `word`, the code's word at `at` (4-aligned, holding no `PUSH` byte),
+/// marked in `bits` (the table of the code at `start`).
+///
+/// # Safety
+/// `at` lies in the code at `start`, with 4 bytes of it from `at`; `bits` has a bit for every
+/// byte of the code and one byte more.
+#[inline(always)]
+unsafe fn mark_word(word: u32, at: *const u8, start: *const u8, bits: *mut u8) {
+    let dest = jumpdests(word);
+    if dest != 0 {
+        // SAFETY: bits `i..i + 4` are bytes of the code; `placed`'s high byte lands in the
+        // extra byte at most.
+        unsafe {
+            // Bits 7, 15, 23, 31 gathered into bits 28..32, then to the low four.
+            let four = ((dest >> 7).wrapping_mul(0x1020_4080) >> 28) as u16;
+            let i = at.offset_from_unsigned(start);
+            let placed = four << (i & 7);
+            *bits.add(i >> 3) |= placed as u8;
+            *bits.add((i >> 3) + 1) |= (placed >> 8) as u8;
+        }
+    }
+}
+
+/// [`jumpdests_in`] for a long run, from a code offset that is a multiple of 8: two words at a
+/// time, whose eight bits are one whole byte of the table, stored without reading it (no bit
+/// at or after `at` is set yet: the byte scan and the word steps set only bits of bytes they
+/// have passed); where a pair holds a `PUSH`, its first word alone, then the byte scan.
+///
+/// # Safety
+/// As [`jumpdests_in`]'s, and `at - start` is a multiple of 8.
+// Not inlined: its constants would cost every call of `jumpdests_in` registers saved and
+// loaded (measured: +0.4% instructions on the mainnet blocks), and only long runs reach it.
+#[inline(never)]
+unsafe fn runs_in(mut at: *const u8, end: *const u8, start: *const u8, bits: *mut u8) -> *const u8 {
+    // SAFETY (the block): `at + 8 <= end` before each read of a pair and `at + 4 <= end` of a
+    // word, `at` stays 4-aligned and, at each pair, a multiple of 8 bytes from `start`, so
+    // `byte`, byte `(at - start) / 8` of the table, covers the pair's bytes, all of the code.
+    unsafe {
+        let mut byte = bits.add(at.offset_from_unsigned(start) >> 3);
+        while end.offset_from_unsigned(at) >= 8 {
+            let low = (at as *const u32).read();
+            let high = (at as *const u32).add(1).read();
+            if has_push(low) | has_push(high) != 0 {
+                break;
+            }
+            // Bits 7, 15, 23, 31 of `low` to 0, 8, 16, 24 and of `high` to 4, 12, 20, 28; the
+            // multiplier's shifts (24, 17, 10, 3) gather them into the top byte in code order,
+            // and no two partial products share a bit (no carries).
+            let eight = (jumpdests(low) >> 7) | (jumpdests(high) >> 3);
+            *byte = (eight.wrapping_mul(0x0102_0408) >> 24) as u8;
+            byte = byte.add(1);
+            at = at.add(8);
+        }
+        // The pair's first word, when it holds no `PUSH` (the code's last word, or one before a
+        // `PUSH`); the byte scan goes on from there.
+        if end.offset_from_unsigned(at) >= 4 {
+            let word = (at as *const u32).read();
+            if has_push(word) == 0 {
+                mark_word(word, at, start, bits);
+                at = at.add(4);
+            }
+        }
+    }
+    at
+}
+
+/// Non-zero when a byte of `word` is a `PUSH1..=PUSH32` (0x60..=0x7f): the classic test for
+/// a zero byte, on the bytes' top three bits against `011`.
+#[inline(always)]
+fn has_push(word: u32) -> u32 {
+    let push = (word & 0xe0e0_e0e0) ^ 0x6060_6060;
+    push.wrapping_sub(0x0101_0101) & !push & 0x8080_8080
+}
+
+/// 0x80 in each byte of `word` that is a `JUMPDEST`, 0 in the others (exact, unlike
+/// [`has_push`]'s test, which may flag a byte above a flagged one).
+#[inline(always)]
+fn jumpdests(word: u32) -> u32 {
+    let x = word ^ 0x5b5b_5b5b;
+    !(((x & 0x7f7f_7f7f) + 0x7f7f_7f7f) | x | 0x7f7f_7f7f)
+}
+
+// The word scans read a code's bytes as little-endian words (byte `k` of a word is bits
+// `8k..8k + 8`), as on RISC-V and x86.
+const _: () = assert!(cfg!(target_endian = "little"));
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::format;
     use alloy_primitives::Bytes;
 
     fn padded(code: &[u8]) -> Item {
@@ -251,6 +338,18 @@ mod tests {
         }
     }
 
+    /// `analyze` gives revm's jump table for `slice`, and one bit per byte of it.
+    fn analyses_as_revm(slice: &[u8], what: &str) {
+        let revm = Bytecode::new_raw(Bytes::copy_from_slice(slice));
+        let bits = analyze(slice);
+        assert_eq!(bits.len(), slice.len(), "{what}");
+        assert_eq!(
+            Some(&JumpTable::new(bits)),
+            revm.legacy_jump_table(),
+            "{what}"
+        );
+    }
+
     /// The word path against revm's scan: codes mostly of one-byte opcodes (so words without a
     /// `PUSH` are common), at every alignment of their start.
     #[test]
@@ -278,9 +377,59 @@ mod tests {
                 .collect();
             for offset in 0..4 {
                 let slice = &code[offset..offset + len];
-                let revm = Bytecode::new_raw(Bytes::copy_from_slice(slice));
-                let ours = JumpTable::new(analyze(slice));
-                assert_eq!(Some(&ours), revm.legacy_jump_table(), "{slice:02x?}");
+                analyses_as_revm(slice, &format!("{slice:02x?}"));
+            }
+        }
+    }
+
+    /// The two-word path against revm's scan: long runs of `JUMPDEST`s (and of other one-byte
+    /// opcodes) broken now and then by a `PUSH` or any byte, so that runs of words without a
+    /// `PUSH` start and stop at every offset, at every alignment of the code's start.
+    #[test]
+    fn the_two_word_scan_finds_revm_s_destinations_in_long_runs() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for len in (0..400).chain([4096, 4099, 65_536]) {
+            let code: alloc::vec::Vec<u8> = (0..len + 3)
+                .map(|_| match next() % 40 {
+                    0 => opcode::PUSH1,
+                    1 => opcode::PUSH2 + (next() % 31) as u8,
+                    2 => next() as u8,
+                    3..=8 => opcode::ADD,
+                    _ => opcode::JUMPDEST,
+                })
+                .collect();
+            for offset in 0..4 {
+                let slice = &code[offset..offset + len];
+                analyses_as_revm(slice, &format!("{len} at {offset}"));
+            }
+        }
+        // `PUSH1 0x5b JUMPDEST` repeated (every other `0x5b` an immediate), and the same
+        // with runs of `JUMPDEST`s between.
+        for run in [0usize, 1, 5, 9, 40] {
+            let mut unit = alloc::vec![opcode::PUSH1, opcode::JUMPDEST, opcode::JUMPDEST];
+            unit.extend(core::iter::repeat_n(opcode::JUMPDEST, run));
+            let code: alloc::vec::Vec<u8> = unit.iter().copied().cycle().take(1000).collect();
+            for offset in 0..4 {
+                for len in [0, 1, 31, 32, 33, 64, 95, 996] {
+                    let slice = &code[offset..offset + len];
+                    analyses_as_revm(slice, &format!("{run} {offset} {len}"));
+                }
+            }
+        }
+        // All `JUMPDEST`s but one `PUSH` (of every width) at every place in the first words.
+        for at in 0..24 {
+            for width in [1usize, 2, 7, 32] {
+                let mut code = alloc::vec![opcode::JUMPDEST; 96];
+                code[at] = opcode::PUSH1 + width as u8 - 1;
+                for offset in 0..4 {
+                    analyses_as_revm(&code[offset..], &format!("{at} {width} {offset}"));
+                }
             }
         }
     }
