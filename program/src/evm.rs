@@ -16,7 +16,7 @@ use revm::primitives::hardfork::SpecId;
 use revm::{Database, ExecuteEvm};
 
 pub use crate::journal::{Eip7610Journal, StorageProbe};
-use crate::jumps::{self, JumpDests};
+use crate::jumps;
 
 /// The gas of a system call (EIP-2935, EIP-4788, EIP-7002, EIP-7251) before Amsterdam:
 /// 30,000,000. revm 43's `SYSTEM_CALL_GAS_LIMIT` adds EIP-8037's state-gas reservoir to it in
@@ -35,9 +35,7 @@ pub fn system_call_gas(spec: SpecId) -> u64 {
     }
 }
 
-/// The context of [`BlockEvm`]: revm's mainnet context with [`Eip7610Journal`], and the codes
-/// whose jump destinations were found ([`JumpDests`]) as its chain-specific part.
-pub type BlockContext<DB> = Context<BlockEnv, TxEnv, CfgEnv, DB, Eip7610Journal<DB>, JumpDests>;
+pub use crate::journal::BlockContext;
 
 type Inner<DB> = revm::handler::MainnetEvm<BlockContext<DB>>;
 
@@ -63,6 +61,8 @@ impl<DB: Database + StorageProbe> BlockEvm<DB> {
         jumps::install(&mut inner.instruction);
         // `SWAP1`..`SWAP16` moving words, not bytes.
         crate::swaps::install(&mut inner.instruction);
+        // `SELFBALANCE` read from the journal's map.
+        crate::warm::install(&mut inner.instruction);
         Self { inner }
     }
 }

@@ -309,3 +309,16 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
             .load_account_info_skip_cold_load(address, load_code, skip_cold_load)
     }
 }
+
+/// The context of [`crate::evm::BlockEvm`]: revm's mainnet context with [`Eip7610Journal`],
+/// and the codes whose jump destinations were found ([`crate::jumps::JumpDests`]) as its
+/// chain-specific part. (Here, not in `evm`, so that the instructions `evm` installs can name
+/// it without a circle of modules.)
+pub type BlockContext<DB> = revm::context::Context<
+    revm::context::BlockEnv,
+    revm::context::TxEnv,
+    revm::context::CfgEnv,
+    DB,
+    Eip7610Journal<DB>,
+    crate::jumps::JumpDests,
+>;

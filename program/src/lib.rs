@@ -41,6 +41,7 @@ pub mod standard;
 pub mod swaps;
 pub mod validate;
 pub mod verdict;
+pub mod warm;
 pub mod witness;
 
 pub use chain::ChainConfig;
