@@ -161,6 +161,9 @@ pub enum Program {
     KeccakAligned,
     /// The guest's cryptography against revm's, record by record (`probes`).
     CryptoCheck,
+    /// A block's witness codes read and hashed, nothing else: the code categories' floor
+    /// (`probes`).
+    CodeFloor,
 }
 
 impl Program {
@@ -172,6 +175,7 @@ impl Program {
             Self::KeccakAlignment => "keccak_alignment",
             Self::KeccakAligned => "keccak_aligned",
             Self::CryptoCheck => "crypto_check",
+            Self::CodeFloor => "code_floor",
         }
     }
 

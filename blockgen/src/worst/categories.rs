@@ -7,7 +7,7 @@ use super::builders::{
     calldata, counted, grow, on_counter, plain, state_accounts, storage, ON_COUNTER_GAS,
 };
 use super::category::Category;
-use super::code::{call, create2, extcodecopy, extcodesize};
+use super::code::{call, call_pushes, create2, extcodecopy, extcodesize};
 use super::pricing::{Pricing, MAX_CODE_EIP170, MAX_CODE_EIP7954};
 use super::{account, ACCOUNTS};
 use crate::asm::{
@@ -227,6 +227,12 @@ pub(super) const OTHERS: &[Category] = &[
         group: "code",
         about: "cold CALL of distinct 64 KiB contracts that jump at once (EIP-7954, from Amsterdam)",
         build: |fork, gas| call(("call-64k", fork), gas, MAX_CODE_EIP7954),
+    },
+    Category {
+        name: "call-64k-pushes",
+        group: "code",
+        about: "cold CALL of distinct 64 KiB contracts of PUSH1 0x5b JUMPDEST that jump at once (EIP-7954, from Amsterdam)",
+        build: |fork, gas| call_pushes(("call-64k-pushes", fork), gas, MAX_CODE_EIP7954),
     },
     Category {
         name: "create2-128k",

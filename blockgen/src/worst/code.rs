@@ -81,6 +81,28 @@ pub(super) fn call(
     gas: u64,
     len: usize,
 ) -> Result<Workload, WorstError> {
+    calls((name, fork), gas, len, &[JUMPDEST])
+}
+
+/// [`call`] of codes whose body repeats `PUSH1 0x5b JUMPDEST`: every word holds a `PUSH`, so
+/// no word of it can be scanned whole, and every other byte that looks like a `JUMPDEST` is a
+/// push's immediate (the byte scan's dearest mix, where [`call`]'s all-`JUMPDEST` body is the
+/// word scan's).
+pub(super) fn call_pushes(
+    (name, fork): (&'static str, Fork),
+    gas: u64,
+    len: usize,
+) -> Result<Workload, WorstError> {
+    calls((name, fork), gas, len, &[PUSH1, JUMPDEST, JUMPDEST])
+}
+
+/// Cold `CALL`s of distinct [`jumping`] codes of `len` bytes whose body repeats `fill`.
+fn calls(
+    (name, fork): (&'static str, Fork),
+    gas: u64,
+    len: usize,
+    fill: &[u8],
+) -> Result<Workload, WorstError> {
     allowed(name, fork, len, Pricing::max_code)?;
     let body = |a: &mut Asm| {
         // retSize, retOffset, argsSize, argsOffset, value; the counter as the address; GAS.
@@ -94,16 +116,16 @@ pub(super) fn call(
     };
     // Five pushes, DUP6, GAS, the call (the callee runs 17 gas), POP, PUSH1 and ADD.
     let cost = Pricing::of(fork).cold_account() + 5 * 3 + 3 + 2 + JUMPING_GAS + 2 + 3 + 3;
-    over_codes(name, gas, (&body, cost), &|_| {}, |i| jumping(len, i))
+    over_codes(name, gas, (&body, cost), &|_| {}, |i| jumping(len, i, fill))
 }
 
 /// What [`jumping`]'s code runs: `PUSH8`, `POP`, `PUSH1`, `JUMP`, `JUMPDEST`, `STOP`.
 const JUMPING_GAS: u64 = 3 + 2 + 3 + 8 + 1;
 
 /// A code of `len` bytes unique to `i` that pushes `i`, jumps over a `STOP` to a `JUMPDEST`
-/// and stops; the rest `JUMPDEST`s (the scan's dearest byte).
-fn jumping(len: usize, i: u64) -> Bytes {
-    let mut code = vec![JUMPDEST; len];
+/// and stops; the rest `fill` repeated (all `JUMPDEST`s: the byte scan's dearest byte).
+fn jumping(len: usize, i: u64, fill: &[u8]) -> Bytes {
+    let mut code: Vec<u8> = fill.iter().copied().cycle().take(len).collect();
     let head = [
         &[PUSH1 + 7][..],
         &i.to_be_bytes(),

@@ -9,6 +9,7 @@ use clap::{Args, ValueEnum};
 use host::ef_tests::last_block::{last_block, short_name};
 use host::ef_tests::vm::SampledCase;
 use host::measure::both::{meter_both, meter_on_disk, Distributions, Row};
+use host::measure::floor::{code_floor, CodeFloor};
 use host::print::{bench_table, distributions, row_line, write_json};
 
 /// The EEST worst-case blocks, where the shared data holds them.
@@ -61,6 +62,12 @@ pub struct WorstArgs {
     /// reported as over budget.
     #[arg(long, default_value_t = 50_000_000_000)]
     pub max_instructions: u64,
+    /// Also meter the code floor of each code category that reads its codes from the witness
+    /// (`extcodesize`, `extcodecopy`, `call`): the block's witness codes read from the input and
+    /// hashed, nothing else (the probe `code_floor`), and print the block guest's cells per gas
+    /// against it.
+    #[arg(long)]
+    pub floor: bool,
     /// Write the table as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -146,6 +153,9 @@ impl WorstArgs {
             out.display()
         );
         let made_of = chosen.len();
+        // The blocks whose codes come from the witness (CREATE2's are initcodes it makes in
+        // memory): those with a code floor.
+        let mut reading_codes = std::collections::HashSet::new();
         for (i, category) in chosen.into_iter().enumerate() {
             match worst::generate(category, self.gas, self.fork) {
                 Ok(made) => {
@@ -160,6 +170,9 @@ impl WorstArgs {
                         made.block.output.tx_count,
                         bytes as f64 / 1e6
                     );
+                    if category.group == "code" && !category.name.starts_with("create2") {
+                        reading_codes.insert(made.block.id.clone());
+                    }
                     jobs.push(Job::Disk(
                         out.clone(),
                         made.block.id.clone(),
@@ -206,11 +219,34 @@ impl WorstArgs {
         }
         let total = jobs.len();
         let budget = Some(self.max_instructions);
+        let mut floors = Vec::new();
         for (i, job) in jobs.into_iter().enumerate() {
             let row = match job {
                 Job::Disk(dir, id, source) => {
                     eprintln!("[{}/{total}] {id} ({source}) ...", i + 1);
-                    meter_on_disk(&dir, &id, &source, budget, false)
+                    if self.floor && reading_codes.contains(&id) {
+                        // Loaded and validated once, for the floor and the guests.
+                        match host::native::run_native(&dir, &id, None) {
+                            Ok(run) => {
+                                eprintln!("[{}/{total}] {id}: its code floor ...", i + 1);
+                                floors.push(FloorRow {
+                                    block: id.clone(),
+                                    floor: code_floor(&run.data.witness.codes)
+                                        .map_err(|e| e.to_string()),
+                                });
+                                meter_both(&run, &source, budget)
+                            }
+                            Err(e) => {
+                                floors.push(FloorRow {
+                                    block: id.clone(),
+                                    floor: Err(e.to_string()),
+                                });
+                                Row::failed(id, source, e.to_string())
+                            }
+                        }
+                    } else {
+                        meter_on_disk(&dir, &id, &source, budget, false)
+                    }
                 }
                 Job::Case(case, source) => {
                     let name = short_name(&case.name);
@@ -237,14 +273,63 @@ impl WorstArgs {
             ),
             None => println!("\nno mainnet average: no mainnet block was metered (--mainnet-dir)"),
         }
+        if self.floor {
+            print!("\n{}", floor_table(&floors, &rows));
+        }
         if let Some(path) = &self.json {
             write_json(
                 path,
-                &serde_json::json!({ "mainnet": mainnet, "rows": rows }),
+                &serde_json::json!({ "mainnet": mainnet, "rows": rows, "floors": floors }),
             )?;
         }
         Ok(ExitCode::SUCCESS)
     }
+}
+
+/// A generated block's code floor, or why it has none.
+#[derive(serde::Serialize)]
+struct FloorRow {
+    block: String,
+    floor: Result<CodeFloor, String>,
+}
+
+/// Each block guest's main cells per gas beside its block's code floor's.
+fn floor_table(floors: &[FloorRow], rows: &[Row]) -> String {
+    let mut out = String::from(
+        "| category | codes | code bytes | floor: main cells | floor per gas | block guest per gas | × floor |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    for f in floors {
+        let row = rows.iter().find(|r| r.block == f.block);
+        let guest = row.and_then(|r| {
+            r.block_guest
+                .figures
+                .as_ref()
+                .map(|g| (g.main_cells, r.gas))
+        });
+        match (&f.floor, guest) {
+            (Ok(floor), Some((cells, gas))) if gas > 0 => {
+                let per_gas = floor.main_cells as f64 / gas as f64;
+                let guest_per_gas = cells as f64 / gas as f64;
+                out.push_str(&format!(
+                    "| {} | {} | {} | {} | {:.0} | {:.0} | {:.2} |\n",
+                    f.block,
+                    floor.codes,
+                    floor.code_bytes,
+                    floor.main_cells,
+                    per_gas,
+                    guest_per_gas,
+                    guest_per_gas / per_gas
+                ));
+            }
+            (Err(e), _) => out.push_str(&format!("| {} | {e} | | | | | |\n", f.block)),
+            _ => out.push_str(&format!(
+                "| {} | the block guest did not run | | | | | |\n",
+                f.block
+            )),
+        }
+    }
+    out
 }
 
 /// A block to meter: one on disk, or a benchmark case's last block.

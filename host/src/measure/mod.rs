@@ -18,6 +18,7 @@ use prover::guest::{Crypto, GuestSpec, Keccak};
 use prover::vm::VmRunError;
 
 pub mod both;
+pub mod floor;
 pub mod keccak;
 pub mod pages;
 pub mod precompiles;
