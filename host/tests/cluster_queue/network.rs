@@ -42,7 +42,9 @@ fn workers_over_tcp_with_a_password_never_print_it() {
     let (ok, text) = host_output(&["cluster", "init", "--db", &url]);
     assert!(ok, "{text}");
     assert!(
-        !text.contains(PASSWORD) && text.contains("prover:***@127.0.0.1"),
+        !text.contains(PASSWORD)
+            && text.contains("host=127.0.0.1")
+            && text.contains("user=prover password=***"),
         "{text}"
     );
     let mut db = Db::connect(&url).unwrap();
