@@ -1,7 +1,8 @@
 //! One block proved on many machines: PostgreSQL holds the queue, the task graph and the
 //! artifacts; workers are `host cluster worker` processes on any machine that reaches it.
 //!
-//! A job ([`submit`]) is one run of the block guest cut into tasks ([`graph`]): an app proof per
+//! A job ([`submit`]) is one run of a guest on its stdin (the block guest on a block, or, from
+//! `host serve`, the standard guest on a stateless input) cut into tasks ([`graph`]): an app proof per
 //! segment (or small group of segments), then every node of OpenVM's aggregation tree as its
 //! own task, then the wrap. A worker ([`worker`]) claims a ready task with
 //! `FOR UPDATE SKIP LOCKED` and a lease it heartbeats, proves it, and in one transaction stores
@@ -23,6 +24,7 @@
 //! Credentials come from `--db URL` or `DATABASE_URL` and are never printed ([`redact`]).
 
 pub mod claim;
+pub mod expect;
 pub mod graph;
 mod heartbeat;
 pub mod model;

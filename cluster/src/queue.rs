@@ -97,6 +97,19 @@ pub(super) fn tx_err(db_name: &str) -> impl Fn(postgres::Error) -> ClusterError 
 }
 
 impl Queue {
+    /// Records this worker as seen now (`host serve`'s readiness counts the workers seen).
+    pub fn seen(&mut self) -> Result<(), ClusterError> {
+        self.db
+            .client
+            .execute(
+                "INSERT INTO cluster_workers (name, machine) VALUES ($1, $2)
+                 ON CONFLICT (name) DO UPDATE SET machine = EXCLUDED.machine, seen = now()",
+                &[&self.worker, &self.machine],
+            )
+            .map_err(|e| self.db.err(e))?;
+        Ok(())
+    }
+
     /// The dependencies' artifacts of `claim`, in the order the task uses them.
     pub fn inputs(&mut self, claim: &Claim) -> Result<Vec<Input>, ClusterError> {
         let rows = self
@@ -315,6 +328,13 @@ pub fn heartbeat(
             &[&claim.task, &worker, &claim.attempt, &lease.as_secs_f64()],
         )
         .map_err(|e| db.err(e))?;
+    // A worker busy proving is still a worker.
+    db.client
+        .execute(
+            "UPDATE cluster_workers SET seen = now() WHERE name = $1",
+            &[&worker],
+        )
+        .map_err(|e| db.err(e))?;
     Ok(n == 1)
 }
 
@@ -353,6 +373,32 @@ pub(super) fn fail_job(
         &[&job, &error],
     )?;
     Ok(())
+}
+
+/// Cancels `job` (in the caller's transaction): the job fails with `why`, and every task of it
+/// not done fails too, so none is claimed again and none stays claimed. A worker still proving
+/// one of them finds its claim gone ([`still_mine`]): its result is dropped as late, and its
+/// heartbeat stops. Nothing is done for a job that has already ended.
+pub fn cancel_job(
+    tx: &mut impl GenericClient,
+    job: i64,
+    why: &str,
+) -> Result<bool, postgres::Error> {
+    let running = tx.execute(
+        "UPDATE cluster_jobs SET state = 'failed', error = $2, finished = now()
+         WHERE id = $1 AND state = 'running'",
+        &[&job, &why],
+    )?;
+    if running == 0 {
+        return Ok(false);
+    }
+    tx.execute(
+        "UPDATE cluster_tasks SET state = 'failed', lease_until = NULL, finished = now(), error = $2
+         WHERE job = $1 AND state <> 'done'",
+        &[&job, &why],
+    )?;
+    notify(tx, job)?;
+    Ok(true)
 }
 
 /// Wakes the workers and waiters listening on [`CHANNEL`].

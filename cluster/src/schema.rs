@@ -68,6 +68,40 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE cluster_tasks ADD COLUMN machine TEXT;
     CREATE INDEX cluster_tasks_machine ON cluster_tasks (machine) WHERE state = 'running';
     ",
+    // 3: the workers seen (`host serve`'s readiness), and `host serve`'s proofs: the stdin a
+    // client uploaded, then the proof's state, its cluster job and its final proof.
+    r"
+    CREATE TABLE cluster_workers (
+        name      TEXT PRIMARY KEY,
+        machine   TEXT NOT NULL,
+        seen      TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE TABLE serve_inputs (
+        proof_uuid TEXT PRIMARY KEY,
+        stdin      BYTEA NOT NULL,            -- OpenVM's StdIn as the client encoded it
+        uploaded   TIMESTAMPTZ NOT NULL DEFAULT now()
+    );
+    CREATE TABLE serve_proofs (
+        proof_uuid  TEXT PRIMARY KEY,
+        program     TEXT NOT NULL,            -- the loadout's name
+        version     INTEGER NOT NULL,
+        bin         TEXT NOT NULL,            -- the guest program it names
+        state       TEXT NOT NULL CHECK (state IN ('queued', 'submitting', 'proving', 'checking',
+                                                   'completed', 'failing', 'failed', 'canceled')),
+        error       TEXT,
+        job         BIGINT REFERENCES cluster_jobs (id) ON DELETE SET NULL,
+        owner       TEXT,                     -- the `host serve` holding a submission or check
+        lease_until TIMESTAMPTZ,
+        segments    INTEGER,
+        instructions BIGINT,
+        proof       BYTEA,                    -- the final STARK, OpenVM's codec
+        created     TIMESTAMPTZ NOT NULL DEFAULT now(),
+        updated     TIMESTAMPTZ NOT NULL DEFAULT now(),
+        finished    TIMESTAMPTZ
+    );
+    CREATE INDEX serve_proofs_open ON serve_proofs (state)
+        WHERE state IN ('queued', 'submitting', 'proving', 'checking', 'failing');
+    ",
 ];
 
 /// This build's schema version.

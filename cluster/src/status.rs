@@ -217,16 +217,8 @@ pub fn follow(db: &mut Db, job: i64, quiet: bool) -> Result<JobStatus, ClusterEr
     }
 }
 
-/// Waits for `job`, then checks its proof and writes it to `out` (the format `host prove`
-/// writes). A failed job is an error with the job's error.
-///
-/// The wrap artifact is whatever the worker that held the wrap task stored, and it is not
-/// trusted: the proof must be of the subject (guest and VM) the job was submitted for, verified
-/// against that subject's pinned commitments when the pins cover it, else against the guest
-/// and keys rebuilt from this host's source (never the file's own subject, never the key
-/// cache), and its public values must be the job's block's: the hash, parent hash and state
-/// root of the header in the job's input, and the digest of the chain config it carries. A
-/// genuine proof of another block, config or guest is [`ClusterError::NotTheJobs`].
+/// Waits for `job`, then checks its proof ([`final_proof`]) and writes it to `out` (the format
+/// `host prove` writes). A failed job is an error with the job's error.
 pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile, ClusterError> {
     let status = follow(db, job, quiet)?;
     if status.state == "failed" {
@@ -235,12 +227,35 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
             error: status.error.unwrap_or_default(),
         });
     }
+    let file = final_proof(db, job)?;
+    proof::write(out, &file)?;
+    Ok(file)
+}
+
+/// The final proof of the finished `job`, checked.
+///
+/// The wrap artifact is whatever the worker that held the wrap task stored, and it is not
+/// trusted: the proof must be of the subject (guest and VM) the job was submitted for, verified
+/// against that subject's pinned commitments when the pins cover it, else against the guest
+/// and keys rebuilt from this host's source (never the file's own subject, never the key
+/// cache), and its public values must be the job's input's: for the block guest, the hash,
+/// parent hash and state root of the header in the job's input, and the digest of the chain
+/// config it carries; for the standard guest, the result the same bytes give natively
+/// ([`super::expect`]). A genuine proof of another input, config or guest is
+/// [`ClusterError::NotTheJobs`].
+pub fn final_proof(db: &mut Db, job: i64) -> Result<ProofFile, ClusterError> {
     let loaded = super::submit::load_job(db, job)?;
     let subject = loaded
         .subject
         .ok_or_else(|| ClusterError::Corrupt(format!("job {job} is a probe: it has no proof")))?;
-    let expected = job_public_values(&loaded.input)
-        .map_err(|why| ClusterError::Corrupt(format!("job {job}'s input: {why}")))?;
+    let program = prover::guest::Program::from_bin(&subject.bin)
+        .filter(|p| {
+            matches!(
+                p,
+                prover::guest::Program::Guest | prover::guest::Program::Standard
+            )
+        })
+        .ok_or_else(|| ClusterError::Corrupt(format!("job {job} runs guest `{}`", subject.bin)))?;
     let row = db
         .client
         .query_opt(
@@ -266,13 +281,27 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
             "the proof is an app proof, not one STARK".into(),
         ));
     }
-    let pinned = proof::pin::Pinned::builtin(prover::guest::Program::Guest)?;
+    let pinned = proof::pin::Pinned::builtin(program)?;
     let verifier = if pinned.covers(&subject) {
-        Verifier::pinned(prover::guest::Program::Guest)?
+        Verifier::pinned(program)?
     } else {
         Verifier::new(&subject, proof::ProofKind::Stark)?
     };
     let public = verifier.verify(&file)?;
+    if program == prover::guest::Program::Standard {
+        let expected = super::expect::public_values(program, &loaded.input)
+            .map_err(|why| ClusterError::Corrupt(format!("job {job}'s input: {why}")))?;
+        if public != expected {
+            return Err(not_the_jobs(format!(
+                "its public values are {}, the job's input gives {} natively",
+                alloy_primitives::hex::encode(&public),
+                alloy_primitives::hex::encode(&expected)
+            )));
+        }
+        return Ok(file);
+    }
+    let expected = job_public_values(&loaded.input)
+        .map_err(|why| ClusterError::Corrupt(format!("job {job}'s input: {why}")))?;
     let proved = program::PublicValues::from_bytes(&public).ok_or_else(|| {
         not_the_jobs(format!(
             "the proof has {} public values, not a block's 128",
@@ -295,7 +324,6 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
             )));
         }
     }
-    proof::write(out, &file)?;
     Ok(file)
 }
 

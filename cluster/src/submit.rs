@@ -1,9 +1,10 @@
-//! `host cluster submit`: a block's job, and the whole task graph, stored in one transaction.
+//! `host cluster submit` and `host serve`: a job (a guest program and its stdin), and the
+//! whole task graph, stored in one transaction.
 //!
-//! The block is resolved and validated natively (a block that is not valid is not proved), the
-//! guest is built and its run metered once here with the limits every worker will use, so the
-//! job records the segment count the workers must reproduce, the program commitment and VM
-//! config they must match, and the input with its keccak.
+//! The caller validates the input natively first (a block that is not valid is not proved);
+//! the guest is built and its run metered once here with the limits every worker will use, so
+//! the job records the segment count the workers must reproduce, the program commitment and
+//! VM config they must match, and the input with its keccak.
 
 use std::time::Instant;
 
@@ -44,10 +45,38 @@ pub fn submit_block(
     shape: TreeShape,
 ) -> Result<Submitted, ClusterError> {
     let started = Instant::now();
-    let spec = GuestSpec::program(Program::Guest, keccak);
+    let build = prepare(Program::Guest, keccak, limits)?;
+    let submitted = submit_program(db, &build, label, input, shape, |_, _, _| Ok(true))?;
+    let mut submitted = submitted.expect("an unlinked submission is never withdrawn");
+    submitted.seconds = started.elapsed().as_secs_f64();
+    Ok(submitted)
+}
+
+/// The build every worker will make of `program` (`keccak`, the chips' crypto) with `limits`:
+/// the guest and its keys.
+pub fn prepare(program: Program, keccak: Keccak, limits: Limits) -> Result<Build, ClusterError> {
+    let spec = GuestSpec::program(program, keccak);
     let (subject, _) = Subject::of(spec, limits)?;
-    eprintln!("building the guest and its keys ...");
-    let build = Build::new(&subject)?;
+    eprintln!("building the guest `{}` and its keys ...", program.bin());
+    Build::new(&subject)
+}
+
+/// Submits `build`'s guest on the stdin items `input`, labelled `label`, its tree of the given
+/// `shape`: meters the run once with the limits every worker will use, then stores the job
+/// and its graph in one transaction, in which `link` runs with the new job's id and segment
+/// count. When `link`
+/// answers false, nothing is stored and the answer is `None` (the caller's claim on the
+/// submission was lost: a canceled `host serve` proof, or one another server took over).
+pub fn submit_program(
+    db: &mut Db,
+    build: &Build,
+    label: &str,
+    input: &[Vec<u8>],
+    shape: TreeShape,
+    link: impl FnOnce(&mut postgres::Transaction<'_>, i64, usize) -> Result<bool, postgres::Error>,
+) -> Result<Option<Submitted>, ClusterError> {
+    let started = Instant::now();
+    let subject = &build.subject;
     eprintln!("metering the run ...");
     let items: Vec<&[u8]> = input.iter().map(Vec::as_slice).collect();
     let count = segments::count_segments(&build.sdk, build.exe.clone(), Vm::stdin_items(&items))
@@ -58,7 +87,7 @@ pub fn submit_block(
         &NewJob {
             label,
             kind: "proof",
-            subject: Some(&subject),
+            subject: Some(subject),
             exe_commit: &build.exe_commit,
             vm_config: &build.vm_config,
             input,
@@ -67,14 +96,15 @@ pub fn submit_block(
         },
         &plan,
         |work| memory_mib(work, subject.segment_memory),
+        |tx, job| link(tx, job, count),
     )?;
-    Ok(Submitted {
+    Ok(job.map(|job| Submitted {
         job,
         segments: count,
         tasks: stage_counts(&plan),
-        exe_commit: build.exe_commit,
+        exe_commit: build.exe_commit.clone(),
         seconds: started.elapsed().as_secs_f64(),
-    })
+    }))
 }
 
 /// Submits a probe job (the queue's own tests): `plan` with every task a [`Work::Probe`] of
@@ -112,7 +142,9 @@ pub fn submit_probe(
         },
         &plan,
         |work| memory_mib(work, 0),
+        |_, _| Ok(true),
     )
+    .map(|job| job.expect("an unlinked submission is never withdrawn"))
 }
 
 /// Tasks per stage, in the plan's order.
@@ -139,13 +171,15 @@ struct NewJob<'a> {
     shape: TreeShape,
 }
 
-/// Inserts the job and its graph in one transaction, then notifies the workers.
+/// Inserts the job and its graph in one transaction with `link`, then notifies the workers;
+/// `None` (nothing stored) when `link` answers false.
 fn insert(
     db: &mut Db,
     job: &NewJob<'_>,
     plan: &[TaskPlan],
     memory: impl Fn(&Work) -> i64,
-) -> Result<i64, ClusterError> {
+    link: impl FnOnce(&mut postgres::Transaction<'_>, i64) -> Result<bool, postgres::Error>,
+) -> Result<Option<i64>, ClusterError> {
     super::schema::check(db)?;
     let name = db.name();
     let e = |source| ClusterError::Db {
@@ -213,9 +247,13 @@ fn insert(
         }
         ids.push(task_id);
     }
+    if !link(&mut tx, id).map_err(e)? {
+        tx.rollback().map_err(e)?;
+        return Ok(None);
+    }
     super::queue::notify(&mut tx, id).map_err(e)?;
     tx.commit().map_err(e)?;
-    Ok(id)
+    Ok(Some(id))
 }
 
 /// Reads job `id` as workers use it; a row that does not decode is [`ClusterError::Corrupt`].

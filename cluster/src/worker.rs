@@ -166,6 +166,7 @@ impl Worker {
     }
 
     fn step(&mut self) -> Result<Step, ClusterError> {
+        self.queue()?.seen()?;
         self.queue()?.reap()?;
         let candidates: Vec<i64> = {
             let queue = self.queue()?;
