@@ -17,7 +17,8 @@ use super::standard::{print_result, read_input};
 
 #[derive(Args)]
 pub struct VerifyArgs {
-    /// The proof file.
+    /// The proof file: `host prove`'s, or a bare aggregated proof (OpenVM's codec, as
+    /// `host serve` hands it out), checked against the pinned guest its public values fit.
     pub file: PathBuf,
     /// The chain the proof must have been made under: a known chain's name (mainnet,
     /// sepolia, hoodi, devnet) or a genesis-style chain config (JSON). Default: mainnet.
@@ -67,7 +68,7 @@ fn verify(args: &VerifyArgs) -> anyhow::Result<ExitCode> {
         args.rebuild,
         args.other_program,
     );
-    let file = prover::proof::read(path)?;
+    let file = prover::proof::bare::read_any(path)?;
     if file.subject.bin == Program::Standard.bin() && file.subject.keccak == Keccak::Ours {
         return verify_standard(args, &file);
     }

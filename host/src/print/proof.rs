@@ -81,11 +81,15 @@ fn proof_summary(file: &ProofFile) -> String {
         ProofKind::Stark => "one aggregated STARK",
         ProofKind::App => "app proof, one STARK per segment",
     };
+    // A bare proof (`host serve`'s download) does not record its segments.
+    let segments = match file.segments {
+        0 => String::new(),
+        n => format!("{n} segment(s), "),
+    };
     format!(
-        "{} {}, {} segment(s), {kind}",
+        "{} {}, {segments}{kind}",
         file.subject.bin,
         file.subject.keccak.name(),
-        file.segments
     )
 }
 

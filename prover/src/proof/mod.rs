@@ -31,6 +31,7 @@ use crate::guest::GuestSpec;
 use crate::vm::{vm_err, Vm, VmError};
 
 pub mod agg;
+pub mod bare;
 pub mod binding;
 pub mod parts;
 pub mod pin;
