@@ -8,7 +8,7 @@ mod commands;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{bench, cluster, data, measure, proving, standard, verify, worst};
+use commands::{bench, cluster, data, measure, proving, serve, standard, verify, worst};
 
 #[derive(Parser)]
 #[command(
@@ -68,6 +68,9 @@ enum Command {
     Gen(data::GenArgs),
     /// Prove one block on many machines: a task graph in PostgreSQL, workers anywhere.
     Cluster(cluster::ClusterArgs),
+    /// Serve Axiom Edge's proving API over the cluster (what zkboost's OpenVM backend calls):
+    /// upload a stdin, start a proof of the standard or block guest, follow it, download it.
+    Serve(serve::ServeArgs),
     /// Write a block's standard stateless input (EIP-8025 `statelessInputBytes`: schema id,
     /// then the SSZ `StatelessInput`), which `host run --stateless-input` runs.
     StatelessInput(standard::StatelessInputArgs),
@@ -101,6 +104,7 @@ fn main() -> ExitCode {
         Command::EfTests(args) => args.exec(),
         Command::Gen(args) => args.exec(),
         Command::Cluster(args) => cluster::run(args),
+        Command::Serve(args) => args.exec(),
         Command::StatelessInput(args) => args.exec(),
         Command::Worst(args) => args.exec(),
         Command::Bench(args) => args.exec(),

@@ -6,6 +6,7 @@ pub mod cluster;
 pub mod data;
 pub mod measure;
 pub mod proving;
+pub mod serve;
 pub mod standard;
 pub mod verify;
 pub mod worst;

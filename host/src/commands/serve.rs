@@ -1,0 +1,89 @@
+//! `host serve`: Axiom Edge's client-facing proving API (what zkboost's OpenVM backend and the
+//! ethproofs scripts call) over the PostgreSQL cluster ([`serve`]).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Args;
+use prover::guest::Keccak;
+use prover::proof::Limits;
+
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The database (as `host cluster --db`). Default: `$DATABASE_URL`. The password is never
+    /// printed.
+    #[arg(long)]
+    db: Option<String>,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:3000")]
+    listen: SocketAddr,
+    /// Write the loadout's guest ELFs here as `<name>.elf` (the ELF a client such as zkboost
+    /// is given, whose SHA-256 names the program).
+    #[arg(long)]
+    elf_dir: Option<PathBuf>,
+    /// log2 of a segment's maximum trace height (the pinned commitments are for 21).
+    #[arg(long, default_value_t = 21)]
+    log_stacked_height: usize,
+    /// End a segment when its proving-memory estimate reaches this many MiB (default as
+    /// `host prove`: 4096 on the CPU prover).
+    #[arg(long)]
+    segment_memory_mib: Option<usize>,
+    /// Segments per segment task.
+    #[arg(long, default_value_t = 1)]
+    segments_per_task: usize,
+    /// App proofs per leaf node (1 to OpenVM's 4).
+    #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_LEAF)]
+    leaf_children: usize,
+    /// Proofs per internal node (2 to OpenVM's 3).
+    #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_INTERNAL)]
+    internal_children: usize,
+    /// Seconds this server's claim on a submission or a check holds without renewal (another
+    /// server takes it over after).
+    #[arg(long, default_value_t = 60.0)]
+    lease_secs: f64,
+    /// This server's name in its claims. Default: `serve:hostname:pid`.
+    #[arg(long)]
+    name: Option<String>,
+}
+
+impl ServeArgs {
+    pub fn exec(self) -> anyhow::Result<ExitCode> {
+        anyhow::ensure!(self.lease_secs >= 3.0, "--lease-secs must be at least 3");
+        let url = cluster::database_url(self.db.as_deref())?;
+        let shape = cluster::TreeShape::new(
+            self.segments_per_task,
+            self.leaf_children,
+            self.internal_children,
+        )?;
+        eprintln!("serve: building the loadout's guests ...");
+        let loadout = serve::Loadout::build()?;
+        for entry in &loadout.entries {
+            println!(
+                "program {} (alias {}): guest binary `{}`",
+                entry.canonical,
+                entry.alias,
+                entry.program.bin()
+            );
+        }
+        if let Some(dir) = &self.elf_dir {
+            for path in loadout.write_elfs(dir)? {
+                println!("wrote {}", path.display());
+            }
+        }
+        let settings = serve::Settings {
+            url,
+            owner: self
+                .name
+                .unwrap_or_else(|| format!("serve:{}", cluster::worker::default_name())),
+            lease: Duration::from_secs_f64(self.lease_secs),
+            keccak: Keccak::Ours,
+            limits: Limits::for_proving(self.log_stacked_height)
+                .with_segment_memory_mib(self.segment_memory_mib),
+            shape,
+        };
+        serve::serve(self.listen, settings, loadout)?;
+        Ok(ExitCode::SUCCESS)
+    }
+}

@@ -1,0 +1,400 @@
+//! What each `host serve` does in the background, on a thread and a connection of its own:
+//! submit the started proofs to the cluster, follow their jobs, and settle them.
+//!
+//! Every step is claimed in the database, so any number of servers share the work and none
+//! does a step twice:
+//! - **submit**: a `queued` proof (or a `submitting` one whose server's lease lapsed) is taken
+//!   under a lease; its stdin is decoded, validated natively ([`cluster::expect`]: a block that
+//!   is not valid has no proof, and says why), the run metered, and the cluster job inserted
+//!   in the transaction that moves the proof to `proving`, on the condition that this server
+//!   still holds it. A proof canceled meanwhile, or taken over, inserts no job.
+//! - **follow**: a failed job makes its proof `failing` while other tasks still run, then
+//!   `failed` with the job's error.
+//! - **check**: a done job's proof is taken under a lease, its final proof checked
+//!   ([`cluster::status::final_proof`]: against the pinned commitments, its public values those
+//!   the same stdin gives natively) after checking that the job's input is the proof's uploaded
+//!   stdin, then stored as OpenVM's codec encodes it, and the proof `completed`.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use cluster::submit::{prepare, submit_program};
+use cluster::work::Build;
+use cluster::{ClusterError, Db, TreeShape, CHANNEL};
+use postgres::fallible_iterator::FallibleIterator;
+use prover::guest::{Keccak, Program};
+use prover::proof::{input_digest, Limits};
+
+use super::store::notify;
+
+/// How the conductor proves.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The database.
+    pub url: String,
+    /// This server's name in the leases it takes.
+    pub owner: String,
+    /// A claim's lease without renewal.
+    pub lease: Duration,
+    /// The guests' keccak.
+    pub keccak: Keccak,
+    /// Where segments end.
+    pub limits: Limits,
+    /// The aggregation tree.
+    pub shape: TreeShape,
+}
+
+/// Runs the conductor until `stop` is set.
+pub fn run(settings: Settings, stop: Arc<AtomicBool>) {
+    let mut conductor = Conductor {
+        settings,
+        builds: HashMap::new(),
+    };
+    let mut db: Option<Db> = None;
+    while !stop.load(Ordering::Relaxed) {
+        if db.is_none() {
+            match Db::connect(&conductor.settings.url).and_then(|mut d| {
+                d.client
+                    .batch_execute(&format!("LISTEN {CHANNEL}"))
+                    .map_err(|e| d.err(e))?;
+                Ok(d)
+            }) {
+                Ok(d) => db = Some(d),
+                Err(e) => {
+                    eprintln!("serve: {e}; retrying");
+                    std::thread::sleep(Duration::from_secs(1));
+                    continue;
+                }
+            }
+        }
+        let conn = db.as_mut().expect("connected");
+        match conductor.step(conn) {
+            Ok(true) => {}
+            Ok(false) => {
+                let mut notifications = conn.client.notifications();
+                let _ = notifications.timeout_iter(Duration::from_secs(1)).next();
+                let _ = notifications.iter().count();
+            }
+            Err(e) => {
+                eprintln!("serve: {e}");
+                if e.is_connection() {
+                    db = None;
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            }
+        }
+    }
+}
+
+struct Conductor {
+    settings: Settings,
+    /// Per guest: its build, or why it has none.
+    builds: HashMap<&'static str, Result<Arc<Build>, String>>,
+}
+
+impl Conductor {
+    /// One round; whether anything was done.
+    fn step(&mut self, db: &mut Db) -> Result<bool, ClusterError> {
+        let mut worked = follow(db)?;
+        if let Some((uuid, bin)) = self.claim::<String>(db, Claim::Submit)? {
+            self.submit(db, &uuid, &bin)?;
+            worked = true;
+        }
+        if let Some((uuid, job)) = self.claim::<i64>(db, Claim::Check)? {
+            self.check(db, &uuid, job)?;
+            worked = true;
+        }
+        Ok(worked)
+    }
+
+    /// Takes one proof for `what` under this server's lease: (uuid, bin) to submit, or
+    /// (uuid, job) to check.
+    fn claim<T: postgres::types::FromSqlOwned>(
+        &self,
+        db: &mut Db,
+        what: Claim,
+    ) -> Result<Option<(String, T)>, ClusterError> {
+        let (state, sql) = match what {
+            Claim::Submit => (
+                "submitting",
+                "SELECT proof_uuid FROM serve_proofs
+                 WHERE state = 'queued' OR (state = 'submitting' AND lease_until < now())
+                 ORDER BY created LIMIT 1 FOR UPDATE SKIP LOCKED",
+            ),
+            Claim::Check => (
+                "checking",
+                "SELECT p.proof_uuid FROM serve_proofs p JOIN cluster_jobs j ON j.id = p.job
+                 WHERE (p.state = 'proving' AND j.state = 'done')
+                    OR (p.state = 'checking' AND p.lease_until < now())
+                 ORDER BY p.created LIMIT 1 FOR UPDATE OF p SKIP LOCKED",
+            ),
+        };
+        let column = match what {
+            Claim::Submit => "bin",
+            Claim::Check => "job",
+        };
+        let row = db
+            .client
+            .query_opt(
+                &format!(
+                    "UPDATE serve_proofs SET state = $1, owner = $2,
+                         lease_until = now() + make_interval(secs => $3), updated = now()
+                     WHERE proof_uuid = ({sql}) RETURNING proof_uuid, {column}"
+                ),
+                &[
+                    &state,
+                    &self.settings.owner,
+                    &self.settings.lease.as_secs_f64(),
+                ],
+            )
+            .map_err(|e| db.err(e))?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    fn build(&mut self, program: Program) -> Result<Arc<Build>, String> {
+        let (keccak, limits) = (self.settings.keccak, self.settings.limits);
+        self.builds
+            .entry(program.bin())
+            .or_insert_with(|| {
+                prepare(program, keccak, limits)
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+    }
+
+    fn submit(&mut self, db: &mut Db, uuid: &str, bin: &str) -> Result<(), ClusterError> {
+        let _lease = Lease::hold(&self.settings, uuid, "submitting");
+        eprintln!("serve: proof {uuid}: submitting ({bin})");
+        let owner = self.settings.owner.clone();
+        let items = match stdin_of(db, uuid)? {
+            Ok(items) => items,
+            Err(why) => return settle(db, uuid, "submitting", &owner, Err(&why)),
+        };
+        let program = Program::from_bin(bin);
+        let expected = match program {
+            Some(program) => cluster::expect::public_values(program, &items),
+            None => Err(cluster::expect::NoProof::Program(bin.to_owned())),
+        };
+        if let Err(why) = expected {
+            return settle(db, uuid, "submitting", &owner, Err(&why.to_string()));
+        }
+        let build = match self.build(program.expect("known above")) {
+            Ok(build) => build,
+            Err(why) => {
+                let why = format!("this server cannot build the guest: {why}");
+                return settle(db, uuid, "submitting", &owner, Err(&why));
+            }
+        };
+        let linked = submit_program(
+            db,
+            &build,
+            &format!("serve:{uuid}"),
+            &items,
+            self.settings.shape,
+            |tx, job, segments| {
+                let n = tx.execute(
+                    "UPDATE serve_proofs SET state = 'proving', job = $2, segments = $3,
+                         owner = NULL, lease_until = NULL, updated = now()
+                     WHERE proof_uuid = $1 AND state = 'submitting' AND owner = $4",
+                    &[&uuid, &job, &(segments as i32), &owner],
+                )?;
+                notify(tx, uuid)?;
+                Ok(n == 1)
+            },
+        );
+        match linked {
+            Ok(Some(submitted)) => eprintln!(
+                "serve: proof {uuid}: job {} of {} segments",
+                submitted.job, submitted.segments
+            ),
+            Ok(None) => eprintln!("serve: proof {uuid}: no longer this server's; not submitted"),
+            Err(e) if e.is_connection() => return Err(e),
+            Err(e) => {
+                let why = format!("submitting its job: {e}");
+                return settle(db, uuid, "submitting", &owner, Err(&why));
+            }
+        }
+        Ok(())
+    }
+
+    fn check(&mut self, db: &mut Db, uuid: &str, job: i64) -> Result<(), ClusterError> {
+        let _lease = Lease::hold(&self.settings, uuid, "checking");
+        eprintln!("serve: proof {uuid}: checking job {job}'s proof");
+        let owner = self.settings.owner.clone();
+        let items = match stdin_of(db, uuid)? {
+            Ok(items) => items,
+            Err(why) => return settle(db, uuid, "checking", &owner, Err(&why)),
+        };
+        let loaded = match cluster::submit::load_job(db, job) {
+            Ok(loaded) => loaded,
+            Err(e) if e.is_connection() => return Err(e),
+            Err(e) => return settle(db, uuid, "checking", &owner, Err(&e.to_string())),
+        };
+        let slices: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
+        if loaded.input_keccak != input_digest(&slices) {
+            let why = format!("job {job}'s input is not the stdin uploaded for this proof");
+            return settle(db, uuid, "checking", &owner, Err(&why));
+        }
+        let file = match cluster::status::final_proof(db, job) {
+            Ok(file) => file,
+            Err(e) if e.is_connection() => return Err(e),
+            Err(e) => {
+                let why = format!("the final proof was refused: {e}");
+                return settle(db, uuid, "checking", &owner, Err(&why));
+            }
+        };
+        let prover::proof::Proof::Stark { encoded, .. } = file.proof else {
+            unreachable!("final_proof refuses app proofs")
+        };
+        settle(db, uuid, "checking", &owner, Ok(&encoded))
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Claim {
+    Submit,
+    Check,
+}
+
+/// Proof `uuid`'s stdin buffers, or why there are none.
+fn stdin_of(db: &mut Db, uuid: &str) -> Result<Result<Vec<Vec<u8>>, String>, ClusterError> {
+    let row = db
+        .client
+        .query_opt(
+            "SELECT stdin FROM serve_inputs WHERE proof_uuid = $1",
+            &[&uuid],
+        )
+        .map_err(|e| db.err(e))?;
+    let Some(row) = row else {
+        return Ok(Err("its uploaded stdin is gone".into()));
+    };
+    let bytes: Vec<u8> = row.get(0);
+    Ok(super::stdin::decode(&bytes).map_err(|e| format!("its stdin: {e}")))
+}
+
+/// Ends the step `from` (held by `owner`) of proof `uuid`: `completed` with its final proof,
+/// or `failed` with why. Nothing changes when the proof is no longer `owner`'s.
+fn settle(
+    db: &mut Db,
+    uuid: &str,
+    from: &str,
+    owner: &str,
+    outcome: Result<&[u8], &str>,
+) -> Result<(), ClusterError> {
+    let name = db.name();
+    let err = |source| ClusterError::Db {
+        url: name.clone(),
+        source,
+    };
+    let mut tx = db.client.transaction().map_err(err)?;
+    let (state, proof, error) = match outcome {
+        Ok(proof) => ("completed", Some(proof), None),
+        Err(why) => ("failed", None, Some(why)),
+    };
+    let n = tx
+        .execute(
+            "UPDATE serve_proofs SET state = $2, proof = $3, error = $4, owner = NULL,
+                 lease_until = NULL, updated = now(), finished = now()
+             WHERE proof_uuid = $1 AND state = $5 AND owner = $6",
+            &[&uuid, &state, &proof, &error, &from, &owner],
+        )
+        .map_err(err)?;
+    notify(&mut tx, uuid).map_err(err)?;
+    tx.commit().map_err(err)?;
+    if n == 1 {
+        eprintln!(
+            "serve: proof {uuid}: {state}{}",
+            error.map(|e| format!(": {e}")).unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+/// Moves the proofs whose job failed (or vanished) to `failing` while other tasks of the job
+/// still run, then to `failed` with the job's error; whether any moved.
+fn follow(db: &mut Db) -> Result<bool, ClusterError> {
+    let n = db
+        .client
+        .execute(
+            "UPDATE serve_proofs p SET
+                 state = CASE WHEN EXISTS (SELECT 1 FROM cluster_tasks t
+                                           WHERE t.job = j.id AND t.state = 'running')
+                              THEN 'failing' ELSE 'failed' END,
+                 error = coalesce(j.error, 'its cluster job failed'),
+                 updated = now(),
+                 finished = CASE WHEN EXISTS (SELECT 1 FROM cluster_tasks t
+                                              WHERE t.job = j.id AND t.state = 'running')
+                                 THEN NULL ELSE now() END
+             FROM cluster_jobs j
+             WHERE j.id = p.job AND j.state = 'failed' AND p.state IN ('proving', 'failing')
+               AND p.state <> CASE WHEN EXISTS (SELECT 1 FROM cluster_tasks t
+                                                WHERE t.job = j.id AND t.state = 'running')
+                                   THEN 'failing' ELSE 'failed' END",
+            &[],
+        )
+        .map_err(|e| db.err(e))?;
+    let gone = db
+        .client
+        .execute(
+            "UPDATE serve_proofs SET state = 'failed', error = 'its cluster job was deleted',
+                 updated = now(), finished = now()
+             WHERE job IS NULL AND state IN ('proving', 'checking', 'failing')",
+            &[],
+        )
+        .map_err(|e| db.err(e))?;
+    Ok(n + gone > 0)
+}
+
+/// A claim's lease, renewed every third of it on a connection of its own until dropped: a
+/// submission builds the guest and meters the run (minutes on a cold machine), and a lapsed
+/// lease would hand the proof to another server (whose work this one's would then lose to).
+struct Lease {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Lease {
+    fn hold(settings: &Settings, uuid: &str, state: &'static str) -> Self {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let (url, owner, uuid, lease) = (
+            settings.url.clone(),
+            settings.owner.clone(),
+            uuid.to_owned(),
+            settings.lease,
+        );
+        let thread = std::thread::spawn(move || {
+            let mut db: Option<Db> = None;
+            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(lease / 3) {
+                if db.is_none() {
+                    db = Db::connect(&url).ok();
+                }
+                if let Some(conn) = db.as_mut() {
+                    let renewed = conn.client.execute(
+                        "UPDATE serve_proofs SET lease_until = now() + make_interval(secs => $4)
+                         WHERE proof_uuid = $1 AND owner = $2 AND state = $3",
+                        &[&uuid, &owner, &state, &lease.as_secs_f64()],
+                    );
+                    if renewed.is_err() {
+                        db = None;
+                    }
+                }
+            }
+        });
+        Self {
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
