@@ -10,6 +10,8 @@ pub mod pg;
 pub mod planted;
 #[allow(dead_code)]
 pub mod refusals;
+#[allow(dead_code)]
+pub mod serve;
 
 /// The project's own `blocks/` (the generated devnet blocks).
 #[allow(dead_code)]
