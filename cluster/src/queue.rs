@@ -375,30 +375,36 @@ pub(super) fn fail_job(
     Ok(())
 }
 
-/// Cancels `job` (in the caller's transaction): the job fails with `why`, and every task of it
-/// not done fails too, so none is claimed again and none stays claimed. A worker still proving
-/// one of them finds its claim gone ([`still_mine`]): its result is dropped as late, and its
-/// heartbeat stops. Nothing is done for a job that has already ended.
+/// Cancels `job` (in the caller's transaction): every task of it not done fails, so none is
+/// claimed again and none stays claimed, and the job fails with `why` (a job that already
+/// failed keeps its error; its tasks still running, the drain of a failure, fail too). A
+/// worker still proving one of them finds its claim gone ([`still_mine`]): its result is
+/// dropped as late, and its heartbeat stops. Rows are locked in the order a worker's
+/// completion locks them (tasks by id, then the job), so the two never deadlock. Whether
+/// anything changed.
 pub fn cancel_job(
     tx: &mut impl GenericClient,
     job: i64,
     why: &str,
 ) -> Result<bool, postgres::Error> {
+    tx.execute(
+        "SELECT id FROM cluster_tasks WHERE job = $1 AND state <> 'done' ORDER BY id FOR UPDATE",
+        &[&job],
+    )?;
+    let tasks = tx.execute(
+        "UPDATE cluster_tasks SET state = 'failed', lease_until = NULL, finished = now(), error = $2
+         WHERE job = $1 AND state <> 'done' AND state <> 'failed'",
+        &[&job, &why],
+    )?;
     let running = tx.execute(
         "UPDATE cluster_jobs SET state = 'failed', error = $2, finished = now()
          WHERE id = $1 AND state = 'running'",
         &[&job, &why],
     )?;
-    if running == 0 {
-        return Ok(false);
+    if tasks + running > 0 {
+        notify(tx, job)?;
     }
-    tx.execute(
-        "UPDATE cluster_tasks SET state = 'failed', lease_until = NULL, finished = now(), error = $2
-         WHERE job = $1 AND state <> 'done'",
-        &[&job, &why],
-    )?;
-    notify(tx, job)?;
-    Ok(true)
+    Ok(tasks + running > 0)
 }
 
 /// Wakes the workers and waiters listening on [`CHANNEL`].

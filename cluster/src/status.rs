@@ -227,7 +227,7 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
             error: status.error.unwrap_or_default(),
         });
     }
-    let file = final_proof(db, job)?;
+    let (file, _) = final_proof(db, job)?;
     proof::write(out, &file)?;
     Ok(file)
 }
@@ -242,11 +242,12 @@ pub fn wait(db: &mut Db, job: i64, out: &Path, quiet: bool) -> Result<ProofFile,
 /// parent hash and state root of the header in the job's input, and the digest of the chain
 /// config it carries; for the standard guest, the result the same bytes give natively
 /// ([`super::expect`]). A genuine proof of another input, config or guest is
-/// [`ClusterError::NotTheJobs`].
-pub fn final_proof(db: &mut Db, job: i64) -> Result<ProofFile, ClusterError> {
+/// [`ClusterError::NotTheJobs`]. Returns the proof and the job as it was checked against.
+pub fn final_proof(db: &mut Db, job: i64) -> Result<(ProofFile, super::task::Job), ClusterError> {
     let loaded = super::submit::load_job(db, job)?;
     let subject = loaded
         .subject
+        .clone()
         .ok_or_else(|| ClusterError::Corrupt(format!("job {job} is a probe: it has no proof")))?;
     let program = prover::guest::Program::from_bin(&subject.bin)
         .filter(|p| {
@@ -298,7 +299,7 @@ pub fn final_proof(db: &mut Db, job: i64) -> Result<ProofFile, ClusterError> {
                 alloy_primitives::hex::encode(&expected)
             )));
         }
-        return Ok(file);
+        return Ok((file, loaded));
     }
     let expected = job_public_values(&loaded.input)
         .map_err(|why| ClusterError::Corrupt(format!("job {job}'s input: {why}")))?;
@@ -324,7 +325,7 @@ pub fn final_proof(db: &mut Db, job: i64) -> Result<ProofFile, ClusterError> {
             )));
         }
     }
-    Ok(file)
+    Ok((file, loaded))
 }
 
 /// The public values a valid proof of the job's input must reveal: its block's hash, parent

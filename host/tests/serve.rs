@@ -2,7 +2,8 @@
 //! `host cluster worker` processes.
 //!
 //! - `bad_requests_get_the_managers_answers`: every request the manager's document refuses, with
-//!   its status and body (no worker, nothing proved).
+//!   its status and body (no worker, nothing proved), and a block over the server's gas cap
+//!   failed before anything runs on it.
 //! - `zkboost_sequence_proves_the_standard_input_through_a_cancel_and_a_restart`: two servers on
 //!   one database. zkboost's loadout check (the standard guest's name from its ELF's SHA-256),
 //!   a proof canceled while a worker proves its first segment (no task stays claimed; its event
@@ -77,7 +78,14 @@ fn temp(name: &str) -> std::path::PathBuf {
 fn bad_requests_get_the_managers_answers() {
     let dir = temp("bad");
     let pg = Pg::start();
-    let server = Server::start(&pg.url(), free_port(), &dir.join("elfs"), "serve-bad");
+    // A gas cap below the devnet block's: a start of it fails at submission (below).
+    let server = Server::start_with(
+        &pg.url(),
+        free_port(),
+        &dir.join("elfs"),
+        "serve-bad",
+        &["--max-gas", "1000"],
+    );
     let api = Api::new(&server.base);
     let program = standard_program(&api, &dir.join("elfs"));
     assert_eq!(api.get("/healthz"), (200, json!({ "status": "healthy" })));
@@ -196,6 +204,23 @@ fn bad_requests_get_the_managers_answers() {
         .unwrap()
         .get(0);
     assert_eq!(proofs, 0);
+    // A block whose gas limit is above the server's cap is refused before anything runs on
+    // it, and the refusal is the stream's settled status.
+    let (_, input) = standard_input(&dir);
+    assert_eq!(
+        api.upload("over-gas", "input", &encode_stdin(&input)).0,
+        200
+    );
+    assert_eq!(api.start("over-gas", &program).0, 200);
+    let statuses = api.events("over-gas").rest();
+    let failed = statuses
+        .last()
+        .and_then(|s| s["failed"].as_str())
+        .unwrap_or_default();
+    assert!(
+        failed.contains("above this server's --max-gas 1000"),
+        "{statuses:?}"
+    );
     drop(server);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -4,7 +4,8 @@
 //! Every step is claimed in the database, so any number of servers share the work and none
 //! does a step twice:
 //! - **submit**: a `queued` proof (or a `submitting` one whose server's lease lapsed) is taken
-//!   under a lease; its stdin is decoded, validated natively ([`cluster::expect`]: a block that
+//!   under a lease; its stdin is decoded, its block's gas limit held to `--max-gas` (what bounds
+//!   the native run and the metering here), validated natively ([`cluster::expect`]: a block that
 //!   is not valid has no proof, and says why), the run metered, and the cluster job inserted
 //!   in the transaction that moves the proof to `proving`, on the condition that this server
 //!   still holds it. A proof canceled meanwhile, or taken over, inserts no job.
@@ -12,10 +13,12 @@
 //!   `failed` with the job's error.
 //! - **check**: a done job's proof is taken under a lease, its final proof checked
 //!   ([`cluster::status::final_proof`]: against the pinned commitments, its public values those
-//!   the same stdin gives natively) after checking that the job's input is the proof's uploaded
-//!   stdin, then stored as OpenVM's codec encodes it, and the proof `completed`.
+//!   the job's stdin gives natively), the job it was checked against held to the proof's
+//!   uploaded stdin and guest, then stored as OpenVM's codec encodes it, and the proof
+//!   `completed`.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -44,6 +47,10 @@ pub struct Settings {
     pub limits: Limits,
     /// The aggregation tree.
     pub shape: TreeShape,
+    /// The largest block gas limit a stdin may carry: the native validation and the metering
+    /// run on this server before any worker is involved, and a hostile block's gas limit is
+    /// what bounds them.
+    pub max_gas: u64,
 }
 
 /// Runs the conductor until `stop` is set.
@@ -90,8 +97,8 @@ pub fn run(settings: Settings, stop: Arc<AtomicBool>) {
 
 struct Conductor {
     settings: Settings,
-    /// Per guest: its build, or why it has none.
-    builds: HashMap<&'static str, Result<Arc<Build>, String>>,
+    /// Per guest: its build.
+    builds: HashMap<&'static str, Rc<Build>>,
 }
 
 impl Conductor {
@@ -103,7 +110,15 @@ impl Conductor {
             worked = true;
         }
         if let Some((uuid, job)) = self.claim::<i64>(db, Claim::Check)? {
-            self.check(db, &uuid, job)?;
+            let bin: String = db
+                .client
+                .query_one(
+                    "SELECT bin FROM serve_proofs WHERE proof_uuid = $1",
+                    &[&uuid],
+                )
+                .map_err(|e| db.err(e))?
+                .get(0);
+            self.check(db, &uuid, job, &bin)?;
             worked = true;
         }
         Ok(worked)
@@ -153,16 +168,15 @@ impl Conductor {
         Ok(row.map(|r| (r.get(0), r.get(1))))
     }
 
-    fn build(&mut self, program: Program) -> Result<Arc<Build>, String> {
+    /// `program`'s build, made once (a failure is not kept: the next proof tries again).
+    fn build(&mut self, program: Program) -> Result<Rc<Build>, String> {
+        if let Some(build) = self.builds.get(program.bin()) {
+            return Ok(build.clone());
+        }
         let (keccak, limits) = (self.settings.keccak, self.settings.limits);
-        self.builds
-            .entry(program.bin())
-            .or_insert_with(|| {
-                prepare(program, keccak, limits)
-                    .map(Arc::new)
-                    .map_err(|e| e.to_string())
-            })
-            .clone()
+        let build = Rc::new(prepare(program, keccak, limits).map_err(|e| e.to_string())?);
+        self.builds.insert(program.bin(), build.clone());
+        Ok(build)
     }
 
     fn submit(&mut self, db: &mut Db, uuid: &str, bin: &str) -> Result<(), ClusterError> {
@@ -174,6 +188,15 @@ impl Conductor {
             Err(why) => return settle(db, uuid, "submitting", &owner, Err(&why)),
         };
         let program = Program::from_bin(bin);
+        if let Some(gas) = program.and_then(|p| gas_limit(p, &items)) {
+            if gas > self.settings.max_gas {
+                let why = format!(
+                    "its block's gas limit {gas} is above this server's --max-gas {}",
+                    self.settings.max_gas
+                );
+                return settle(db, uuid, "submitting", &owner, Err(&why));
+            }
+        }
         let expected = match program {
             Some(program) => cluster::expect::public_values(program, &items),
             None => Err(cluster::expect::NoProof::Program(bin.to_owned())),
@@ -220,7 +243,7 @@ impl Conductor {
         Ok(())
     }
 
-    fn check(&mut self, db: &mut Db, uuid: &str, job: i64) -> Result<(), ClusterError> {
+    fn check(&mut self, db: &mut Db, uuid: &str, job: i64, bin: &str) -> Result<(), ClusterError> {
         let _lease = Lease::hold(&self.settings, uuid, "checking");
         eprintln!("serve: proof {uuid}: checking job {job}'s proof");
         let owner = self.settings.owner.clone();
@@ -228,24 +251,27 @@ impl Conductor {
             Ok(items) => items,
             Err(why) => return settle(db, uuid, "checking", &owner, Err(&why)),
         };
-        let loaded = match cluster::submit::load_job(db, job) {
-            Ok(loaded) => loaded,
-            Err(e) if e.is_connection() => return Err(e),
-            Err(e) => return settle(db, uuid, "checking", &owner, Err(&e.to_string())),
-        };
-        let slices: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
-        if loaded.input_keccak != input_digest(&slices) {
-            let why = format!("job {job}'s input is not the stdin uploaded for this proof");
-            return settle(db, uuid, "checking", &owner, Err(&why));
-        }
-        let file = match cluster::status::final_proof(db, job) {
-            Ok(file) => file,
+        let (file, loaded) = match cluster::status::final_proof(db, job) {
+            Ok(checked) => checked,
             Err(e) if e.is_connection() => return Err(e),
             Err(e) => {
                 let why = format!("the final proof was refused: {e}");
                 return settle(db, uuid, "checking", &owner, Err(&why));
             }
         };
+        // The job the proof was checked against must be this proof's: its stdin and its guest.
+        let slices: Vec<&[u8]> = items.iter().map(Vec::as_slice).collect();
+        if loaded.input_keccak != input_digest(&slices) {
+            let why = format!("job {job}'s input is not the stdin uploaded for this proof");
+            return settle(db, uuid, "checking", &owner, Err(&why));
+        }
+        if file.subject.bin != bin {
+            let why = format!(
+                "job {job} proves guest `{}`, this proof asked for `{bin}`",
+                file.subject.bin
+            );
+            return settle(db, uuid, "checking", &owner, Err(&why));
+        }
         let prover::proof::Proof::Stark { encoded, .. } = file.proof else {
             unreachable!("final_proof refuses app proofs")
         };
@@ -257,6 +283,23 @@ impl Conductor {
 enum Claim {
     Submit,
     Check,
+}
+
+/// The gas limit of the block `items` carry for `program` (`None` when they do not decode:
+/// the guest then ends at once).
+fn gas_limit(program: Program, items: &[Vec<u8>]) -> Option<u64> {
+    match program {
+        Program::Standard => {
+            let [bytes] = items else { return None };
+            let input = stateless_ssz::decode_input(bytes).ok()?;
+            Some(input.new_payload_request.payload().gas_limit)
+        }
+        Program::Guest => {
+            let input = program::input::GuestInput::from_items(items).ok()?;
+            Some(program::decode_block(&input.block).ok()?.header.gas_limit)
+        }
+        _ => None,
+    }
 }
 
 /// Proof `uuid`'s stdin buffers, or why there are none.
@@ -321,17 +364,20 @@ fn follow(db: &mut Db) -> Result<bool, ClusterError> {
         .execute(
             "UPDATE serve_proofs p SET
                  state = CASE WHEN EXISTS (SELECT 1 FROM cluster_tasks t
-                                           WHERE t.job = j.id AND t.state = 'running')
+                                           WHERE t.job = j.id AND t.state = 'running'
+                                             AND t.lease_until >= now())
                               THEN 'failing' ELSE 'failed' END,
                  error = coalesce(j.error, 'its cluster job failed'),
                  updated = now(),
                  finished = CASE WHEN EXISTS (SELECT 1 FROM cluster_tasks t
-                                              WHERE t.job = j.id AND t.state = 'running')
+                                              WHERE t.job = j.id AND t.state = 'running'
+                                             AND t.lease_until >= now())
                                  THEN NULL ELSE now() END
              FROM cluster_jobs j
              WHERE j.id = p.job AND j.state = 'failed' AND p.state IN ('proving', 'failing')
                AND p.state <> CASE WHEN EXISTS (SELECT 1 FROM cluster_tasks t
-                                                WHERE t.job = j.id AND t.state = 'running')
+                                                WHERE t.job = j.id AND t.state = 'running'
+                                             AND t.lease_until >= now())
                                    THEN 'failing' ELSE 'failed' END",
             &[],
         )
@@ -365,7 +411,7 @@ impl Lease {
             uuid.to_owned(),
             settings.lease,
         );
-        let thread = std::thread::spawn(move || {
+        let spawned = std::thread::Builder::new().spawn(move || {
             let mut db: Option<Db> = None;
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(lease / 3) {
                 if db.is_none() {
@@ -383,9 +429,14 @@ impl Lease {
                 }
             }
         });
+        // Without a thread the claim is not renewed: another server may take it over, and
+        // this one's work is then dropped by the owner conditions (never done twice).
+        let thread = spawned
+            .inspect_err(|e| eprintln!("serve: no thread to renew a lease: {e}"))
+            .ok();
         Self {
             stop: Some(stop),
-            thread: Some(thread),
+            thread,
         }
     }
 }

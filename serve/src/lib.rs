@@ -21,7 +21,7 @@ pub mod stdin;
 pub mod store;
 
 use std::net::SocketAddr;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::DefaultBodyLimit;
@@ -36,11 +36,22 @@ pub use loadout::{Loadout, ProgramRef};
 /// witness stays far below this).
 pub const MAX_UPLOAD: usize = 512 << 20;
 
+/// Database work running at once for requests (each on a blocking thread and a connection):
+/// what a burst of requests can take from the cluster's connection limit.
+pub const MAX_DB_REQUESTS: usize = 16;
+
+/// Event streams open at once (each holds a thread and a connection); more are a 503.
+pub const MAX_EVENT_STREAMS: usize = 64;
+
 /// What a server shares between requests.
 pub struct App {
     url: String,
     loadout: Arc<Loadout>,
+    /// Idle connections, at most [`MAX_DB_REQUESTS`].
     pool: Mutex<Vec<Db>>,
+    requests: tokio::sync::Semaphore,
+    /// Event streams open.
+    streams: AtomicUsize,
 }
 
 impl App {
@@ -50,8 +61,13 @@ impl App {
         self: &Arc<Self>,
         work: impl FnOnce(&mut Db) -> Result<T, ClusterError> + Send + 'static,
     ) -> Result<T, String> {
+        let permit = self
+            .requests
+            .acquire()
+            .await
+            .map_err(|e| format!("the server is shutting down: {e}"))?;
         let app = self.clone();
-        tokio::task::spawn_blocking(move || {
+        let answer = tokio::task::spawn_blocking(move || {
             let pooled = app.pool.lock().expect("the pool's lock").pop();
             let mut db = match pooled {
                 Some(db) => db,
@@ -60,12 +76,35 @@ impl App {
             let result = work(&mut db);
             match &result {
                 Err(e) if e.is_connection() => {}
-                _ => app.pool.lock().expect("the pool's lock").push(db),
+                _ => {
+                    let mut pool = app.pool.lock().expect("the pool's lock");
+                    if pool.len() < MAX_DB_REQUESTS {
+                        pool.push(db);
+                    }
+                }
             }
             result.map_err(|e| e.to_string())
         })
         .await
-        .map_err(|e| format!("the request's task failed: {e}"))?
+        .map_err(|e| format!("the request's task failed: {e}"))?;
+        drop(permit);
+        answer
+    }
+
+    /// Counts an event stream in; `None` when [`MAX_EVENT_STREAMS`] are open.
+    fn open_stream(self: &Arc<Self>) -> Option<StreamSlot> {
+        let open = self.streams.fetch_add(1, Ordering::SeqCst);
+        let slot = StreamSlot(self.clone());
+        (open < MAX_EVENT_STREAMS).then_some(slot)
+    }
+}
+
+/// One open event stream's place, given back when dropped.
+struct StreamSlot(Arc<App>);
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.0.streams.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -97,11 +136,24 @@ pub fn serve(listen: SocketAddr, settings: Settings, loadout: Loadout) -> Result
         url: settings.url.clone(),
         loadout: Arc::new(loadout),
         pool: Mutex::new(vec![db]),
+        requests: tokio::sync::Semaphore::new(MAX_DB_REQUESTS),
+        streams: AtomicUsize::new(0),
     });
     let stop = Arc::new(AtomicBool::new(false));
     {
         let stop = stop.clone();
-        std::thread::spawn(move || conductor::run(settings, stop));
+        // A panic in the background work would end it while the API goes on accepting proofs:
+        // it is reported and the conductor started again (its state is all in the database).
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let (settings, stop) = (settings.clone(), stop.clone());
+                let run = std::panic::catch_unwind(move || conductor::run(settings, stop));
+                if run.is_err() {
+                    eprintln!("serve: the conductor panicked; starting it again");
+                    std::thread::sleep(std::time::Duration::from_secs(1));
+                }
+            }
+        });
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

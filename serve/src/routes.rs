@@ -280,9 +280,21 @@ pub async fn proof_events(State(app): State<Arc<App>>, Path(uuid): Path<String>)
         Ok(None) => return not_found(),
         Err(e) => return server_error(e),
     }
+    let Some(slot) = app.open_stream() else {
+        return reply(
+            StatusCode::SERVICE_UNAVAILABLE,
+            json!({ "error": format!("{} event streams are open: try again later", super::MAX_EVENT_STREAMS) }),
+        );
+    };
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Event, Infallible>>(4);
     let url = app.url.clone();
-    std::thread::spawn(move || watch(&url, &uuid, tx));
+    let spawned = std::thread::Builder::new().spawn(move || {
+        watch(&url, &uuid, tx);
+        drop(slot);
+    });
+    if let Err(e) = spawned {
+        return server_error(format!("no thread for the event stream: {e}"));
+    }
     Sse::new(tokio_stream::wrappers::ReceiverStream::new(rx))
         .keep_alive(KeepAlive::default())
         .into_response()

@@ -2,9 +2,11 @@
 //! zkboost's OpenVM client encodes it (`encode_stdin`): a little-endian u64 count of buffers,
 //! each buffer as its u64 length and its bytes, then a u64 count of deferrals, which must be 0
 //! (this service proves no deferrals). Hand-written because the SDK's `StdIn` holds field
-//! elements, not the buffers, and bincode is not otherwise a dependency; every length is checked
-//! against what remains before anything is allocated, so a hostile upload cannot make the server
-//! reserve more than it sent.
+//! elements, not the buffers, and bincode is not otherwise a dependency. Every length is checked
+//! against what remains before anything is allocated, and the buffers are at most
+//! [`MAX_BUFFERS`] (a block guest's input is one buffer per witness node and code: tens of
+//! thousands for a mainnet block), so an upload of empty buffers cannot make the server hold
+//! more than a few times what it sent.
 
 /// Why an upload is not a stdin.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -34,6 +36,9 @@ pub enum StdinError {
     /// No buffers.
     #[error("the stdin holds no buffers")]
     Empty,
+    /// More buffers than any program reads.
+    #[error("the stdin declares {0} buffers; at most {MAX_BUFFERS} are accepted")]
+    TooMany(u64),
     /// Deferrals were given.
     #[error("the stdin carries {0} deferral(s); this service proves none")]
     Deferrals(u64),
@@ -42,6 +47,9 @@ pub enum StdinError {
     Trailing(usize),
 }
 
+/// The most buffers a stdin may hold.
+pub const MAX_BUFFERS: u64 = 1 << 20;
+
 /// The buffers of an encoded stdin, in order.
 pub fn decode(bytes: &[u8]) -> Result<Vec<Vec<u8>>, StdinError> {
     let mut cursor = Cursor { bytes, at: 0 };
@@ -49,10 +57,11 @@ pub fn decode(bytes: &[u8]) -> Result<Vec<Vec<u8>>, StdinError> {
     if count == 0 {
         return Err(StdinError::Empty);
     }
+    if count > MAX_BUFFERS {
+        return Err(StdinError::TooMany(count));
+    }
     let mut buffers = Vec::new();
     for index in 0..count {
-        // Each buffer costs at least its 8-byte length, so a huge count runs out of bytes
-        // after at most len / 8 iterations.
         let claimed = cursor.word(|| format!("buffer {index}'s length"))?;
         let left = bytes.len() - cursor.at;
         let len = usize::try_from(claimed)

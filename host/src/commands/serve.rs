@@ -23,9 +23,10 @@ pub struct ServeArgs {
     /// is given, whose SHA-256 names the program).
     #[arg(long)]
     elf_dir: Option<PathBuf>,
-    /// log2 of a segment's maximum trace height (the pinned commitments are for 21).
-    #[arg(long, default_value_t = 21)]
-    log_stacked_height: usize,
+    /// The largest block gas limit a stdin may carry (its native validation and metering run
+    /// on this server).
+    #[arg(long, default_value_t = 300_000_000)]
+    max_gas: u64,
     /// End a segment when its proving-memory estimate reaches this many MiB (default as
     /// `host prove`: 4096 on the CPU prover).
     #[arg(long)]
@@ -79,9 +80,12 @@ impl ServeArgs {
                 .unwrap_or_else(|| format!("serve:{}", cluster::worker::default_name())),
             lease: Duration::from_secs_f64(self.lease_secs),
             keccak: Keccak::Ours,
-            limits: Limits::for_proving(self.log_stacked_height)
+            // The pinned segment height: a served proof verifies against the pins alone
+            // (`host verify --request`), with no rebuild.
+            limits: Limits::for_proving(prover::proof::pin::PINNED_LOG_STACKED_HEIGHT)
                 .with_segment_memory_mib(self.segment_memory_mib),
             shape,
+            max_gas: self.max_gas,
         };
         serve::serve(self.listen, settings, loadout)?;
         Ok(ExitCode::SUCCESS)

@@ -29,12 +29,18 @@ impl Server {
     /// Starts `host serve` on `url` at `port`, writing its ELFs to `elf_dir`, and waits until
     /// it answers `/healthz`.
     pub fn start(url: &str, port: u16, elf_dir: &Path, name: &str) -> Self {
+        Self::start_with(url, port, elf_dir, name, &[])
+    }
+
+    /// [`Server::start`] with `extra` arguments.
+    pub fn start_with(url: &str, port: u16, elf_dir: &Path, name: &str, extra: &[&str]) -> Self {
         let child = Command::new(env!("CARGO_BIN_EXE_host"))
             .args(["serve", "--db", url, "--listen"])
             .arg(format!("127.0.0.1:{port}"))
             .arg("--elf-dir")
             .arg(elf_dir)
             .args(["--lease-secs", "10", "--name", name])
+            .args(extra)
             .stdout(Stdio::inherit())
             .stderr(Stdio::inherit())
             .spawn()
