@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::Duration;
 
 use cluster::submit::{prepare, submit_program};
@@ -30,6 +30,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use prover::guest::{Keccak, Program};
 use prover::proof::{input_digest, Limits};
 
+use super::lease::Lease;
 use super::store::notify;
 
 /// How the conductor proves.
@@ -392,60 +393,4 @@ fn follow(db: &mut Db) -> Result<bool, ClusterError> {
         )
         .map_err(|e| db.err(e))?;
     Ok(n + gone > 0)
-}
-
-/// A claim's lease, renewed every third of it on a connection of its own until dropped: a
-/// submission builds the guest and meters the run (minutes on a cold machine), and a lapsed
-/// lease would hand the proof to another server (whose work this one's would then lose to).
-struct Lease {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl Lease {
-    fn hold(settings: &Settings, uuid: &str, state: &'static str) -> Self {
-        let (stop, stopped) = mpsc::channel::<()>();
-        let (url, owner, uuid, lease) = (
-            settings.url.clone(),
-            settings.owner.clone(),
-            uuid.to_owned(),
-            settings.lease,
-        );
-        let spawned = std::thread::Builder::new().spawn(move || {
-            let mut db: Option<Db> = None;
-            while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(lease / 3) {
-                if db.is_none() {
-                    db = Db::connect(&url).ok();
-                }
-                if let Some(conn) = db.as_mut() {
-                    let renewed = conn.client.execute(
-                        "UPDATE serve_proofs SET lease_until = now() + make_interval(secs => $4)
-                         WHERE proof_uuid = $1 AND owner = $2 AND state = $3",
-                        &[&uuid, &owner, &state, &lease.as_secs_f64()],
-                    );
-                    if renewed.is_err() {
-                        db = None;
-                    }
-                }
-            }
-        });
-        // Without a thread the claim is not renewed: another server may take it over, and
-        // this one's work is then dropped by the owner conditions (never done twice).
-        let thread = spawned
-            .inspect_err(|e| eprintln!("serve: no thread to renew a lease: {e}"))
-            .ok();
-        Self {
-            stop: Some(stop),
-            thread,
-        }
-    }
-}
-
-impl Drop for Lease {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
 }

@@ -15,6 +15,7 @@
 //! database share the background work ([`conductor`]) without doing any step twice.
 
 pub mod conductor;
+mod lease;
 pub mod loadout;
 mod routes;
 pub mod stdin;
