@@ -17,12 +17,12 @@ fn init_is_idempotent_and_versioned() {
     let url = pg.url();
     let (ok, text) = host_output(&["cluster", "init", "--db", &url]);
     assert!(
-        ok && text.contains("applied schema version(s) [1, 2]"),
+        ok && text.contains("applied schema version(s) [1, 2, 3]"),
         "{text}"
     );
     let (ok, text) = host_output(&["cluster", "init", "--db", &url]);
     assert!(
-        ok && text.contains("schema up to date (version 2)"),
+        ok && text.contains("schema up to date (version 3)"),
         "{text}"
     );
     let mut db = Db::connect(&url).unwrap();
