@@ -162,11 +162,15 @@ mod tests {
         let mut trailing = good.clone();
         trailing.push(0);
         assert_eq!(decode(&trailing), Err(StdinError::Trailing(1)));
-        // A count of 2^64 - 1 buffers runs out of bytes, it allocates nothing for them.
+        // A count of 2^64 - 1 buffers is refused before any is read.
         let mut huge = u64::MAX.to_le_bytes().to_vec();
         huge.extend_from_slice(&u64::MAX.to_le_bytes());
+        assert_eq!(decode(&huge), Err(StdinError::TooMany(u64::MAX)));
+        // A length of 2^64 - 1 runs past the end: nothing is allocated for it.
+        let mut long = 1u64.to_le_bytes().to_vec();
+        long.extend_from_slice(&u64::MAX.to_le_bytes());
         assert!(matches!(
-            decode(&huge),
+            decode(&long),
             Err(StdinError::Overrun {
                 claimed: u64::MAX,
                 ..
