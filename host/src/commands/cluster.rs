@@ -21,6 +21,35 @@ pub struct ClusterArgs {
     command: ClusterCommand,
 }
 
+/// How a job's run is cut and its proofs aggregated: `host cluster submit`'s and `host serve`'s.
+#[derive(Args)]
+pub struct SplitArgs {
+    /// End a segment when its proving-memory estimate reaches this many MiB (default as
+    /// `host prove`: 4096 on the CPU prover).
+    #[arg(long)]
+    pub segment_memory_mib: Option<usize>,
+    /// Segments per segment task.
+    #[arg(long, default_value_t = 1)]
+    segments_per_task: usize,
+    /// App proofs per leaf node (1 to OpenVM's 4): fewer make more leaves to prove at once.
+    #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_LEAF)]
+    leaf_children: usize,
+    /// Proofs per internal node (2 to OpenVM's 3).
+    #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_INTERNAL)]
+    internal_children: usize,
+}
+
+impl SplitArgs {
+    /// The aggregation tree they give.
+    pub fn shape(&self) -> Result<cluster::TreeShape, cluster::ShapeError> {
+        cluster::TreeShape::new(
+            self.segments_per_task,
+            self.leaf_children,
+            self.internal_children,
+        )
+    }
+}
+
 #[derive(Subcommand)]
 enum ClusterCommand {
     /// Create (or upgrade) the cluster's tables; idempotent.
@@ -36,19 +65,8 @@ enum ClusterCommand {
         /// log2 of a segment's maximum trace height.
         #[arg(long, default_value_t = 21)]
         log_stacked_height: usize,
-        /// End a segment when its proving-memory estimate reaches this many MiB (default as
-        /// `host prove`: 4096 on the CPU prover).
-        #[arg(long)]
-        segment_memory_mib: Option<usize>,
-        /// Segments per segment task.
-        #[arg(long, default_value_t = 1)]
-        segments_per_task: usize,
-        /// App proofs per leaf node (1 to OpenVM's 4): fewer make more leaves to prove at once.
-        #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_LEAF)]
-        leaf_children: usize,
-        /// Proofs per internal node (2 to OpenVM's 3).
-        #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_INTERNAL)]
-        internal_children: usize,
+        #[command(flatten)]
+        split: SplitArgs,
     },
     /// Claim and run tasks until stopped: prove, store the artifact, release what waits on it.
     Worker {
@@ -162,17 +180,13 @@ pub fn run(args: ClusterArgs) -> anyhow::Result<ExitCode> {
             target,
             keccak,
             log_stacked_height,
-            segment_memory_mib,
-            segments_per_task,
-            leaf_children,
-            internal_children,
+            split,
         } => {
-            let shape =
-                cluster::TreeShape::new(segments_per_task, leaf_children, internal_children)?;
+            let shape = split.shape()?;
             let mut db = Db::connect(&url()?)?;
             let native = super::validate_valid(&target, "nothing to prove")?;
-            let limits =
-                Limits::for_proving(log_stacked_height).with_segment_memory_mib(segment_memory_mib);
+            let limits = Limits::for_proving(log_stacked_height)
+                .with_segment_memory_mib(split.segment_memory_mib);
             let input = native.guest_input();
             let submitted =
                 submit::submit_block(&mut db, &target.block, &input, keccak, limits, shape)?;

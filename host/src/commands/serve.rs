@@ -27,19 +27,8 @@ pub struct ServeArgs {
     /// on this server).
     #[arg(long, default_value_t = 300_000_000)]
     max_gas: u64,
-    /// End a segment when its proving-memory estimate reaches this many MiB (default as
-    /// `host prove`: 4096 on the CPU prover).
-    #[arg(long)]
-    segment_memory_mib: Option<usize>,
-    /// Segments per segment task.
-    #[arg(long, default_value_t = 1)]
-    segments_per_task: usize,
-    /// App proofs per leaf node (1 to OpenVM's 4).
-    #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_LEAF)]
-    leaf_children: usize,
-    /// Proofs per internal node (2 to OpenVM's 3).
-    #[arg(long, default_value_t = openvm_sdk::config::MAX_NUM_CHILDREN_INTERNAL)]
-    internal_children: usize,
+    #[command(flatten)]
+    split: super::cluster::SplitArgs,
     /// Seconds this server's claim on a submission or a check holds without renewal (another
     /// server takes it over after).
     #[arg(long, default_value_t = 60.0)]
@@ -53,11 +42,7 @@ impl ServeArgs {
     pub fn exec(self) -> anyhow::Result<ExitCode> {
         anyhow::ensure!(self.lease_secs >= 3.0, "--lease-secs must be at least 3");
         let url = cluster::database_url(self.db.as_deref())?;
-        let shape = cluster::TreeShape::new(
-            self.segments_per_task,
-            self.leaf_children,
-            self.internal_children,
-        )?;
+        let shape = self.split.shape()?;
         eprintln!("serve: building the loadout's guests ...");
         let loadout = serve::Loadout::build()?;
         for entry in &loadout.entries {
@@ -83,7 +68,7 @@ impl ServeArgs {
             // The pinned segment height: a served proof verifies against the pins alone
             // (`host verify --request`), with no rebuild.
             limits: Limits::for_proving(prover::proof::pin::PINNED_LOG_STACKED_HEIGHT)
-                .with_segment_memory_mib(self.segment_memory_mib),
+                .with_segment_memory_mib(self.split.segment_memory_mib),
             shape,
             max_gas: self.max_gas,
         };
