@@ -89,7 +89,8 @@ pub struct Queue {
     pub machine_memory_mib: Option<i64>,
 }
 
-pub(super) fn tx_err(db_name: &str) -> impl Fn(postgres::Error) -> ClusterError + '_ {
+/// Wraps a PostgreSQL error of a transaction on the database named `db_name` (redacted).
+pub fn tx_err(db_name: &str) -> impl Fn(postgres::Error) -> ClusterError + '_ {
     move |source| ClusterError::Db {
         url: db_name.to_owned(),
         source,

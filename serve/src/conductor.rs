@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use cluster::queue::tx_err;
 use cluster::submit::{prepare, submit_program};
 use cluster::work::Build;
 use cluster::{ClusterError, Db, TreeShape, CHANNEL};
@@ -329,11 +330,8 @@ fn settle(
     outcome: Result<&[u8], &str>,
 ) -> Result<(), ClusterError> {
     let name = db.name();
-    let err = |source| ClusterError::Db {
-        url: name.clone(),
-        source,
-    };
-    let mut tx = db.client.transaction().map_err(err)?;
+    let err = tx_err(&name);
+    let mut tx = db.client.transaction().map_err(&err)?;
     let (state, proof, error) = match outcome {
         Ok(proof) => ("completed", Some(proof), None),
         Err(why) => ("failed", None, Some(why)),
@@ -345,9 +343,9 @@ fn settle(
              WHERE proof_uuid = $1 AND state = $5 AND owner = $6",
             &[&uuid, &state, &proof, &error, &from, &owner],
         )
-        .map_err(err)?;
-    notify(&mut tx, uuid).map_err(err)?;
-    tx.commit().map_err(err)?;
+        .map_err(&err)?;
+    notify(&mut tx, uuid).map_err(&err)?;
+    tx.commit().map_err(&err)?;
     if n == 1 {
         eprintln!(
             "serve: proof {uuid}: {state}{}",

@@ -9,6 +9,7 @@
 //! cluster job runs), `checking` (a server holds it while it checks the final proof), then
 //! `completed`, `failed` or `canceled`; `failing` while a failed job's other tasks drain.
 
+use cluster::queue::tx_err;
 use cluster::{ClusterError, Db, CHANNEL};
 use postgres::GenericClient;
 
@@ -116,23 +117,20 @@ pub enum Uploaded {
 /// Stores `stdin` (already decoded once, so known well-formed) for proof `uuid`.
 pub fn upload(db: &mut Db, uuid: &str, stdin: &[u8]) -> Result<Uploaded, ClusterError> {
     let name = db.name();
-    let err = |source| ClusterError::Db {
-        url: name.clone(),
-        source,
-    };
-    let mut tx = db.client.transaction().map_err(err)?;
+    let err = tx_err(&name);
+    let mut tx = db.client.transaction().map_err(&err)?;
     // Serialised with `start` on the id, so an upload never lands under a started proof.
     tx.execute(
         "SELECT pg_advisory_xact_lock(7452021, hashtext($1))",
         &[&uuid],
     )
-    .map_err(err)?;
+    .map_err(&err)?;
     let exists: bool = tx
         .query_one(
             "SELECT EXISTS (SELECT 1 FROM serve_proofs WHERE proof_uuid = $1)",
             &[&uuid],
         )
-        .map_err(err)?
+        .map_err(&err)?
         .get(0);
     if exists {
         return Ok(Uploaded::ProofExists);
@@ -142,8 +140,8 @@ pub fn upload(db: &mut Db, uuid: &str, stdin: &[u8]) -> Result<Uploaded, Cluster
          ON CONFLICT (proof_uuid) DO UPDATE SET stdin = EXCLUDED.stdin, uploaded = now()",
         &[&uuid, &stdin],
     )
-    .map_err(err)?;
-    tx.commit().map_err(err)?;
+    .map_err(&err)?;
+    tx.commit().map_err(&err)?;
     Ok(Uploaded::Stored)
 }
 
@@ -166,16 +164,13 @@ pub fn start(
     asked: &ProgramRef,
 ) -> Result<Started, ClusterError> {
     let name = db.name();
-    let err = |source| ClusterError::Db {
-        url: name.clone(),
-        source,
-    };
-    let mut tx = db.client.transaction().map_err(err)?;
+    let err = tx_err(&name);
+    let mut tx = db.client.transaction().map_err(&err)?;
     tx.execute(
         "SELECT pg_advisory_xact_lock(7452021, hashtext($1))",
         &[&uuid],
     )
-    .map_err(err)?;
+    .map_err(&err)?;
     let (exists, uploaded): (bool, bool) = {
         let row = tx
             .query_one(
@@ -183,7 +178,7 @@ pub fn start(
                         EXISTS (SELECT 1 FROM serve_inputs WHERE proof_uuid = $1)",
                 &[&uuid],
             )
-            .map_err(err)?;
+            .map_err(&err)?;
         (row.get(0), row.get(1))
     };
     if exists {
@@ -202,9 +197,9 @@ pub fn start(
             &entry.program.bin(),
         ],
     )
-    .map_err(err)?;
-    notify(&mut tx, uuid).map_err(err)?;
-    tx.commit().map_err(err)?;
+    .map_err(&err)?;
+    notify(&mut tx, uuid).map_err(&err)?;
+    tx.commit().map_err(&err)?;
     Ok(Started::Queued)
 }
 
@@ -277,11 +272,8 @@ pub fn proof(db: &mut Db, uuid: &str) -> Result<Option<Download>, ClusterError> 
 /// with it (no task of it stays claimed). Whether it was canceled now.
 pub fn cancel(db: &mut Db, uuid: &str) -> Result<bool, ClusterError> {
     let name = db.name();
-    let err = |source| ClusterError::Db {
-        url: name.clone(),
-        source,
-    };
-    let mut tx = db.client.transaction().map_err(err)?;
+    let err = tx_err(&name);
+    let mut tx = db.client.transaction().map_err(&err)?;
     let row = tx
         .query_opt(
             "UPDATE serve_proofs SET state = 'canceled', owner = NULL, lease_until = NULL,
@@ -291,16 +283,16 @@ pub fn cancel(db: &mut Db, uuid: &str) -> Result<bool, ClusterError> {
              RETURNING job",
             &[&uuid],
         )
-        .map_err(err)?;
+        .map_err(&err)?;
     let Some(row) = row else {
         return Ok(false);
     };
     if let Some(job) = row.get::<_, Option<i64>>(0) {
         cluster::queue::cancel_job(&mut tx, job, &format!("proof {uuid} canceled by a client"))
-            .map_err(err)?;
+            .map_err(&err)?;
     }
-    notify(&mut tx, uuid).map_err(err)?;
-    tx.commit().map_err(err)?;
+    notify(&mut tx, uuid).map_err(&err)?;
+    tx.commit().map_err(&err)?;
     Ok(true)
 }
 
