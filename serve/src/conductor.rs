@@ -55,6 +55,13 @@ pub struct Settings {
     pub max_gas: u64,
 }
 
+impl Settings {
+    /// This server's lease on `uuid` in `state`, renewed until dropped.
+    fn lease(&self, uuid: &str, state: &'static str) -> Lease {
+        Lease::hold(&self.url, &self.owner, self.lease, uuid, state)
+    }
+}
+
 /// Runs the conductor until `stop` is set.
 pub fn run(settings: Settings, stop: Arc<AtomicBool>) {
     let mut conductor = Conductor {
@@ -182,7 +189,7 @@ impl Conductor {
     }
 
     fn submit(&mut self, db: &mut Db, uuid: &str, bin: &str) -> Result<(), ClusterError> {
-        let _lease = Lease::hold(&self.settings, uuid, "submitting");
+        let _lease = self.settings.lease(uuid, "submitting");
         eprintln!("serve: proof {uuid}: submitting ({bin})");
         let owner = self.settings.owner.clone();
         let items = match stdin_of(db, uuid)? {
@@ -246,7 +253,7 @@ impl Conductor {
     }
 
     fn check(&mut self, db: &mut Db, uuid: &str, job: i64, bin: &str) -> Result<(), ClusterError> {
-        let _lease = Lease::hold(&self.settings, uuid, "checking");
+        let _lease = self.settings.lease(uuid, "checking");
         eprintln!("serve: proof {uuid}: checking job {job}'s proof");
         let owner = self.settings.owner.clone();
         let items = match stdin_of(db, uuid)? {

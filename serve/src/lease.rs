@@ -3,9 +3,9 @@
 
 use std::sync::mpsc;
 
-use cluster::Db;
+use std::time::Duration;
 
-use super::conductor::Settings;
+use cluster::Db;
 
 /// A claim's lease, renewed every third of it on a connection of its own until dropped: a
 /// submission builds the guest and meters the run (minutes on a cold machine), and a lapsed
@@ -16,14 +16,16 @@ pub(crate) struct Lease {
 }
 
 impl Lease {
-    pub(crate) fn hold(settings: &Settings, uuid: &str, state: &'static str) -> Self {
+    /// Holds `owner`'s claim on `uuid` in `state` (the database at `url`) for `lease` at a time.
+    pub(crate) fn hold(
+        url: &str,
+        owner: &str,
+        lease: Duration,
+        uuid: &str,
+        state: &'static str,
+    ) -> Self {
         let (stop, stopped) = mpsc::channel::<()>();
-        let (url, owner, uuid, lease) = (
-            settings.url.clone(),
-            settings.owner.clone(),
-            uuid.to_owned(),
-            settings.lease,
-        );
+        let (url, owner, uuid) = (url.to_owned(), owner.to_owned(), uuid.to_owned());
         let spawned = std::thread::Builder::new().spawn(move || {
             let mut db: Option<Db> = None;
             while let Err(mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(lease / 3) {
