@@ -118,7 +118,7 @@ impl<DB: alloy_evm::Database + StorageProbe> Evm for BlockEvm<DB> {
             ..
         } = self.inner.ctx;
         (
-            journaled_state.inner.database,
+            journaled_state.inner.into_inner().database,
             EvmEnv { block_env, cfg_env },
         )
     }
@@ -128,7 +128,7 @@ impl<DB: alloy_evm::Database + StorageProbe> Evm for BlockEvm<DB> {
 
     fn components(&self) -> (&DB, &(), &EthPrecompiles) {
         (
-            &self.inner.ctx.journaled_state.inner.database,
+            &self.inner.ctx.journaled_state.inner.get().database,
             &self.inner.inspector,
             &self.inner.precompiles,
         )
@@ -136,7 +136,7 @@ impl<DB: alloy_evm::Database + StorageProbe> Evm for BlockEvm<DB> {
 
     fn components_mut(&mut self) -> (&mut DB, &mut (), &mut EthPrecompiles) {
         (
-            &mut self.inner.ctx.journaled_state.inner.database,
+            &mut self.inner.ctx.journaled_state.inner.get_mut().database,
             &mut self.inner.inspector,
             &mut self.inner.precompiles,
         )

@@ -13,7 +13,8 @@
 //! first, and when revm would create the account but its pre-block storage is non-empty (and
 //! the account was not destroyed earlier in the block), reverts revm's checkpoint and reports
 //! the collision, exactly as revm does for a nonce or code collision. Everything else is
-//! delegated unchanged.
+//! delegated unchanged, every change through [`TrackedJournal::get_mut`] (so that a warm read
+//! remembered for `SELFBALANCE`, [`crate::tracked`], is forgotten at any change).
 
 use alloc::vec::Vec;
 use alloy_primitives::{Address, Bytes, B256, U256};
@@ -32,6 +33,7 @@ use revm::state::{Account, Bytecode, EvmState};
 use revm::Database;
 
 use crate::db::PreState;
+use crate::tracked::TrackedJournal;
 
 /// Whether an account's storage, as the block found it, is non-empty.
 pub trait StorageProbe {
@@ -66,7 +68,7 @@ impl<DB: PreState> StorageProbe for &mut State<&mut DB> {
 /// revm's journal, with EIP-7610's storage collision.
 #[derive(Debug)]
 pub struct Eip7610Journal<DB: Database> {
-    pub(crate) inner: Journal<DB>,
+    pub(crate) inner: TrackedJournal<DB>,
 }
 
 impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
@@ -79,7 +81,7 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
 
     fn new(database: DB) -> Self {
         Self {
-            inner: Journal::new(database),
+            inner: TrackedJournal::new(Journal::new(database)),
         }
     }
 
@@ -92,9 +94,10 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
     ) -> Result<JournalCheckpoint, TransferError> {
         let checkpoint = self
             .inner
+            .get_mut()
             .create_account_checkpoint(caller, address, balance, spec_id)?;
-        if self.inner.database.has_storage(address) {
-            self.inner.checkpoint_revert(checkpoint);
+        if self.inner.get_mut().database.has_storage(address) {
+            self.inner.get_mut().checkpoint_revert(checkpoint);
             return Err(TransferError::CreateCollision);
         }
         Ok(checkpoint)
@@ -103,17 +106,17 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
     // ---- Everything else is revm's journal. ----
 
     fn db_and_state(&self) -> (&DB, &EvmState) {
-        self.inner.db_and_state()
+        self.inner.get().db_and_state()
     }
     fn db_and_state_mut(&mut self) -> (&mut DB, &mut EvmState) {
-        self.inner.db_and_state_mut()
+        self.inner.get_mut().db_and_state_mut()
     }
     fn sload(
         &mut self,
         address: Address,
         key: StorageKey,
     ) -> Result<StateLoad<StorageValue>, DB::Error> {
-        self.inner.sload(address, key)
+        self.inner.get_mut().sload(address, key)
     }
     fn sload_skip_cold_load(
         &mut self,
@@ -122,6 +125,7 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         skip_cold_load: bool,
     ) -> Result<StateLoad<StorageValue>, JournalLoadError<DB::Error>> {
         self.inner
+            .get_mut()
             .sload_skip_cold_load(address, key, skip_cold_load)
     }
     fn sstore(
@@ -130,7 +134,7 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         key: StorageKey,
         value: StorageValue,
     ) -> Result<StateLoad<SStoreResult>, DB::Error> {
-        self.inner.sstore(address, key, value)
+        self.inner.get_mut().sstore(address, key, value)
     }
     fn sstore_skip_cold_load(
         &mut self,
@@ -140,22 +144,23 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         skip_cold_load: bool,
     ) -> Result<StateLoad<SStoreResult>, JournalLoadError<DB::Error>> {
         self.inner
+            .get_mut()
             .sstore_skip_cold_load(address, key, value, skip_cold_load)
     }
     fn tload(&mut self, address: Address, key: StorageKey) -> StorageValue {
-        self.inner.tload(address, key)
+        self.inner.get_mut().tload(address, key)
     }
     fn tstore(&mut self, address: Address, key: StorageKey, value: StorageValue) {
-        self.inner.tstore(address, key, value)
+        self.inner.get_mut().tstore(address, key, value)
     }
     fn log(&mut self, log: Log) {
-        self.inner.log(log)
+        self.inner.get_mut().log(log)
     }
     fn take_logs(&mut self) -> Vec<Log> {
-        self.inner.take_logs()
+        self.inner.get_mut().take_logs()
     }
     fn logs(&self) -> &[Log] {
-        self.inner.logs()
+        self.inner.get().logs()
     }
     fn selfdestruct(
         &mut self,
@@ -163,29 +168,32 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         target: Address,
         skip_cold_load: bool,
     ) -> Result<StateLoad<SelfDestructResult>, JournalLoadError<DB::Error>> {
-        self.inner.selfdestruct(address, target, skip_cold_load)
+        self.inner
+            .get_mut()
+            .selfdestruct(address, target, skip_cold_load)
     }
     fn warm_access_list(&mut self, access_list: AddressMap<HashSet<StorageKey>>) {
-        self.inner.warm_access_list(access_list)
+        self.inner.get_mut().warm_access_list(access_list)
     }
     fn warm_coinbase_account(&mut self, address: Address) {
-        self.inner.warm_coinbase_account(address)
+        self.inner.get_mut().warm_coinbase_account(address)
     }
     fn warm_precompiles(&mut self, addresses: &AddressSet) {
-        self.inner.warm_precompiles(addresses)
+        self.inner.get_mut().warm_precompiles(addresses)
     }
     fn precompile_addresses(&self) -> &AddressSet {
-        self.inner.precompile_addresses()
+        self.inner.get().precompile_addresses()
     }
     fn set_spec_id(&mut self, spec_id: SpecId) {
-        self.inner.set_spec_id(spec_id)
+        self.inner.get_mut().set_spec_id(spec_id)
     }
     fn set_eip7708_config(&mut self, disabled: bool, eip8246_delayed_clear_disabled: bool) {
         self.inner
+            .get_mut()
             .set_eip7708_config(disabled, eip8246_delayed_clear_disabled)
     }
     fn touch_account(&mut self, address: Address) {
-        self.inner.touch_account(address)
+        self.inner.get_mut().touch_account(address)
     }
     fn transfer(
         &mut self,
@@ -193,7 +201,7 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         to: Address,
         balance: U256,
     ) -> Result<Option<TransferError>, DB::Error> {
-        self.inner.transfer(from, to, balance)
+        self.inner.get_mut().transfer(from, to, balance)
     }
     fn transfer_loaded(
         &mut self,
@@ -201,7 +209,7 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         to: Address,
         balance: U256,
     ) -> Option<TransferError> {
-        self.inner.transfer_loaded(from, to, balance)
+        self.inner.get_mut().transfer_loaded(from, to, balance)
     }
     #[allow(deprecated)]
     fn caller_accounting_journal_entry(
@@ -211,35 +219,36 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         bump_nonce: bool,
     ) {
         self.inner
+            .get_mut()
             .caller_accounting_journal_entry(address, old_balance, bump_nonce)
     }
     fn balance_incr(&mut self, address: Address, balance: U256) -> Result<(), DB::Error> {
-        self.inner.balance_incr(address, balance)
+        self.inner.get_mut().balance_incr(address, balance)
     }
     #[allow(deprecated)]
     fn nonce_bump_journal_entry(&mut self, address: Address) {
-        self.inner.nonce_bump_journal_entry(address)
+        self.inner.get_mut().nonce_bump_journal_entry(address)
     }
     fn load_account(&mut self, address: Address) -> Result<StateLoad<&Account>, DB::Error> {
-        self.inner.load_account(address)
+        self.inner.get_mut().load_account(address)
     }
     fn load_account_with_code(
         &mut self,
         address: Address,
     ) -> Result<StateLoad<&Account>, DB::Error> {
-        self.inner.load_account_with_code(address)
+        self.inner.get_mut().load_account_with_code(address)
     }
     fn load_account_delegated(
         &mut self,
         address: Address,
     ) -> Result<StateLoad<AccountLoad>, DB::Error> {
-        self.inner.load_account_delegated(address)
+        self.inner.get_mut().load_account_delegated(address)
     }
     fn load_account_mut(
         &mut self,
         address: Address,
     ) -> Result<StateLoad<Self::JournaledAccount<'_>>, DB::Error> {
-        self.inner.load_account_mut(address)
+        self.inner.get_mut().load_account_mut(address)
     }
     fn load_account_mut_skip_cold_load(
         &mut self,
@@ -247,13 +256,14 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         skip_cold_load: bool,
     ) -> Result<StateLoad<Self::JournaledAccount<'_>>, JournalLoadError<DB::Error>> {
         self.inner
+            .get_mut()
             .load_account_mut_skip_cold_load(address, skip_cold_load)
     }
     fn load_account_with_code_mut(
         &mut self,
         address: Address,
     ) -> Result<StateLoad<Self::JournaledAccount<'_>>, DB::Error> {
-        self.inner.load_account_with_code_mut(address)
+        self.inner.get_mut().load_account_with_code_mut(address)
     }
     fn load_account_mut_optional_code(
         &mut self,
@@ -261,43 +271,44 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         load_code: bool,
     ) -> Result<StateLoad<Self::JournaledAccount<'_>>, DB::Error> {
         self.inner
+            .get_mut()
             .load_account_mut_optional_code(address, load_code)
     }
     fn set_code_with_hash(&mut self, address: Address, code: Bytecode, hash: B256) {
-        self.inner.set_code_with_hash(address, code, hash)
+        self.inner.get_mut().set_code_with_hash(address, code, hash)
     }
     fn set_code(&mut self, address: Address, code: Bytecode) {
-        self.inner.set_code(address, code)
+        self.inner.get_mut().set_code(address, code)
     }
     fn code(&mut self, address: Address) -> Result<StateLoad<Bytes>, DB::Error> {
-        self.inner.code(address)
+        self.inner.get_mut().code(address)
     }
     fn code_hash(&mut self, address: Address) -> Result<StateLoad<B256>, DB::Error> {
-        self.inner.code_hash(address)
+        self.inner.get_mut().code_hash(address)
     }
     fn clear(&mut self) {
-        self.inner.clear()
+        self.inner.get_mut().clear()
     }
     fn checkpoint(&mut self) -> JournalCheckpoint {
-        self.inner.checkpoint()
+        self.inner.get_mut().checkpoint()
     }
     fn checkpoint_commit(&mut self) {
-        self.inner.checkpoint_commit()
+        self.inner.get_mut().checkpoint_commit()
     }
     fn checkpoint_revert(&mut self, checkpoint: JournalCheckpoint) {
-        self.inner.checkpoint_revert(checkpoint)
+        self.inner.get_mut().checkpoint_revert(checkpoint)
     }
     fn depth(&self) -> usize {
-        self.inner.depth()
+        self.inner.get().depth()
     }
     fn commit_tx(&mut self) {
-        self.inner.commit_tx()
+        self.inner.get_mut().commit_tx()
     }
     fn discard_tx(&mut self) {
-        self.inner.discard_tx()
+        self.inner.get_mut().discard_tx()
     }
     fn finalize(&mut self) -> EvmState {
-        self.inner.finalize()
+        self.inner.get_mut().finalize()
     }
     fn load_account_info_skip_cold_load(
         &mut self,
@@ -306,6 +317,7 @@ impl<DB: Database + StorageProbe> JournalTr for Eip7610Journal<DB> {
         skip_cold_load: bool,
     ) -> Result<AccountInfoLoad<'_>, JournalLoadError<DB::Error>> {
         self.inner
+            .get_mut()
             .load_account_info_skip_cold_load(address, load_code, skip_cold_load)
     }
 }

@@ -39,6 +39,7 @@ pub mod public;
 pub mod region;
 pub mod standard;
 pub mod swaps;
+pub mod tracked;
 pub mod validate;
 pub mod verdict;
 pub mod warm;

@@ -10,9 +10,12 @@
 //! The executing account is always in the journal, and warm: the frame was entered by loading
 //! it. For a warm account already in the journal, revm's load does nothing but return it (no
 //! journal entry, no database read, no change of status), so reading the balance from the map
-//! directly is the same instruction. [`selfbalance`] does that, and leaves every other case
-//! (an account that is not there, or cold, and any fork before Istanbul, where the opcode does
-//! not exist) to revm's own instruction. The tests run both on the same journals (warm, cold,
+//! directly is the same instruction; and while the journal has not changed, a second read of
+//! the same account gives the same balance, so the read is remembered until the journal's next
+//! change ([`crate::tracked::TrackedJournal::warm_balance`]: a block of `SELFBALANCE`s pays the
+//! map lookup once per run, not once per opcode). [`selfbalance`] does that, and leaves every
+//! other case (an account that is not there, or cold, and any fork before Istanbul, where the
+//! opcode does not exist) to revm's own instruction. The tests run both on the same journals (warm, cold,
 //! from an earlier transaction, absent; before and after Istanbul; on a full stack); the EF
 //! tests' `stSelfBalance` cases run it in whole blocks.
 
@@ -50,14 +53,12 @@ fn selfbalance<DB: Database + StorageProbe>(
         .spec_id()
         .is_enabled_in(SpecId::ISTANBUL)
     {
-        let journal = &ctx.host.journaled_state.inner.inner;
-        if let Some(account) = journal.state.get(&interpreter.input.target_address()) {
-            if !account.is_cold_transaction_id(journal.transaction_id) {
-                if !interpreter.stack.push(account.info.balance) {
-                    return Err(InstructionResult::StackOverflow);
-                }
-                return Ok(());
+        let journal = &mut ctx.host.journaled_state.inner;
+        if let Some(balance) = journal.warm_balance(interpreter.input.target_address()) {
+            if !interpreter.stack.push(balance) {
+                return Err(InstructionResult::StackOverflow);
             }
+            return Ok(());
         }
     }
     revm::interpreter::instructions::host::selfbalance(InstructionContext {
@@ -122,7 +123,7 @@ mod tests {
 
     fn context(case: Case, spec: SpecId) -> BlockContext<Empty> {
         let mut ctx = BlockContext::<Empty>::new(Empty::default(), spec);
-        let journal = &mut ctx.journaled_state.inner.inner;
+        let journal = &mut ctx.journaled_state.inner.get_mut().inner;
         journal.transaction_id = TransactionId::new(7).expect("small");
         let info = AccountInfo {
             balance: U256::from(0x1234_5678_9abc_def0u64) << 100,
@@ -188,8 +189,8 @@ mod tests {
                     assert_eq!(got, expected, "{what}");
                     assert_eq!(i_ours.stack.data(), i_theirs.stack.data(), "{what}");
                     let (a, b) = (
-                        &ours.journaled_state.inner.inner,
-                        &theirs.journaled_state.inner.inner,
+                        &ours.journaled_state.inner.get().inner,
+                        &theirs.journaled_state.inner.get().inner,
                     );
                     assert_eq!(a.state, b.state, "{what}");
                     assert_eq!(a.journal, b.journal, "{what}");
