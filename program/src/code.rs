@@ -147,14 +147,19 @@ pub(crate) fn analyze(code: &[u8]) -> BitVec<u8> {
             if op == opcode::JUMPDEST {
                 let i = at.offset_from_unsigned(start);
                 *bits.add(i >> 3) |= 1 << (i & 7);
-                // Unless the next opcode is a `PUSH` (as after most `JUMPDEST`s in real code,
-                // and in the byte scan's dearest mix), whose word the word scan would refuse.
                 at = at.add(1);
-                if (at as usize).is_multiple_of(4)
-                    && at < end
-                    && (*at).wrapping_sub(opcode::PUSH1) >= 32
-                {
-                    at = jumpdests_in(at, end, start, bits);
+                if at < end {
+                    // A `PUSH` next (as after most `JUMPDEST`s in real code, and in the byte
+                    // scan's dearest mix) is stepped over here, with its immediate, without a
+                    // turn of the loop; and only where it is not does the word scan try the
+                    // word (which it would refuse for the `PUSH` byte).
+                    let push = (*at).wrapping_sub(opcode::PUSH1);
+                    if push < 32 {
+                        // Past the end for a trailing `PUSH`, as below.
+                        at = at.wrapping_add(push as usize + 2);
+                    } else if (at as usize).is_multiple_of(4) {
+                        at = jumpdests_in(at, end, start, bits);
+                    }
                 }
                 continue;
             }
@@ -246,17 +251,27 @@ unsafe fn runs_in(mut at: *const u8, end: *const u8, start: *const u8, bits: *mu
     // `byte`, byte `(at - start) / 8` of the table, covers the pair's bytes, all of the code.
     unsafe {
         let mut byte = bits.add(at.offset_from_unsigned(start) >> 3);
+        // Four words a turn while they last (the loop's own tests and steps paid once per two
+        // bytes of the table); the pairs below finish the run, and take over at a `PUSH`.
+        while end.offset_from_unsigned(at) >= 16 {
+            let words = at as *const u32;
+            let (a, b) = (words.read(), words.add(1).read());
+            let (c, d) = (words.add(2).read(), words.add(3).read());
+            if has_push(a) | has_push(b) | has_push(c) | has_push(d) != 0 {
+                break;
+            }
+            *byte = pair(a, b);
+            *byte.add(1) = pair(c, d);
+            byte = byte.add(2);
+            at = at.add(16);
+        }
         while end.offset_from_unsigned(at) >= 8 {
             let low = (at as *const u32).read();
             let high = (at as *const u32).add(1).read();
             if has_push(low) | has_push(high) != 0 {
                 break;
             }
-            // Bits 7, 15, 23, 31 of `low` to 0, 8, 16, 24 and of `high` to 4, 12, 20, 28; the
-            // multiplier's shifts (24, 17, 10, 3) gather them into the top byte in code order,
-            // and no two partial products share a bit (no carries).
-            let eight = (jumpdests(low) >> 7) | (jumpdests(high) >> 3);
-            *byte = (eight.wrapping_mul(0x0102_0408) >> 24) as u8;
+            *byte = pair(low, high);
             byte = byte.add(1);
             at = at.add(8);
         }
@@ -271,6 +286,17 @@ unsafe fn runs_in(mut at: *const u8, end: *const u8, start: *const u8, bits: *mu
         }
     }
     at
+}
+
+/// The table's byte for two words of code (`low` first) that hold no `PUSH` byte: bit `k` set
+/// where byte `k` of the pair is a `JUMPDEST`.
+#[inline(always)]
+fn pair(low: u32, high: u32) -> u8 {
+    // Bits 7, 15, 23, 31 of `low` to 0, 8, 16, 24 and of `high` to 4, 12, 20, 28; the
+    // multiplier's shifts (24, 17, 10, 3) gather them into the top byte in code order, and no
+    // two partial products share a bit (no carries).
+    let eight = (jumpdests(low) >> 7) | (jumpdests(high) >> 3);
+    (eight.wrapping_mul(0x0102_0408) >> 24) as u8
 }
 
 /// Non-zero when a byte of `word` is a `PUSH1..=PUSH32` (0x60..=0x7f): the classic test for
@@ -382,6 +408,25 @@ mod tests {
         }
     }
 
+    /// A `PUSH` right after a `JUMPDEST` (stepped over by the byte scan's `JUMPDEST` arm) of
+    /// every width, its immediate all `JUMPDEST` bytes, at every alignment, whole or cut short
+    /// by the code's end, and then a run that the word scans take.
+    #[test]
+    fn a_push_after_a_jumpdest_is_stepped_over_with_its_immediate() {
+        for width in 1..=32u8 {
+            let mut code = alloc::vec![opcode::JUMPDEST, opcode::PUSH1 + width - 1];
+            code.extend(core::iter::repeat_n(opcode::JUMPDEST, width as usize + 40));
+            for offset in 0..4 {
+                let mut shifted = alloc::vec![opcode::ADD; offset];
+                shifted.extend_from_slice(&code);
+                for len in 0..=shifted.len() {
+                    let slice = &shifted[..len];
+                    analyses_as_revm(slice, &format!("{width} {offset} {len}"));
+                }
+            }
+        }
+    }
+
     /// The two-word path against revm's scan: long runs of `JUMPDEST`s (and of other one-byte
     /// opcodes) broken now and then by a `PUSH` or any byte, so that runs of words without a
     /// `PUSH` start and stop at every offset, at every alignment of the code's start.
@@ -422,8 +467,9 @@ mod tests {
                 }
             }
         }
-        // All `JUMPDEST`s but one `PUSH` (of every width) at every place in the first words.
-        for at in 0..24 {
+        // All `JUMPDEST`s but one `PUSH` (of every width) at every place in the first words
+        // (so in the first quadruples of the four-word loop, and in the pairs after it).
+        for at in 0..48 {
             for width in [1usize, 2, 7, 32] {
                 let mut code = alloc::vec![opcode::JUMPDEST; 96];
                 code[at] = opcode::PUSH1 + width as u8 - 1;
