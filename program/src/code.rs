@@ -122,12 +122,14 @@ const STEP: [u8; 256] = {
 /// derives the padding the code needs from where the scan ends; [`bytecode`] gives every code
 /// [`CODE_PADDING`], at least the most any code needs.)
 ///
-/// Byte by byte as revm, with one shortcut for runs of `JUMPDEST`s, the byte the byte loop
-/// pays most for (a bit set each): after a `JUMPDEST` that ends an aligned word and is not
-/// followed by a `PUSH`, the following words with no `PUSH` byte in them are four one-byte
-/// opcodes each, and their `JUMPDEST`s are found with a few word operations ([`jumpdests_in`],
-/// two words at a time in long runs). Real code rarely has such runs, and pays one alignment
-/// test per `JUMPDEST` for the shortcut (measured on the mainnet blocks, BENCHMARKS.md).
+/// Byte by byte as revm, with two shortcuts after a `JUMPDEST`, the byte the byte loop pays
+/// most for (a bit set each). A `PUSH` right after it (as after most `JUMPDEST`s in real code)
+/// is stepped over there, with its immediate, without a turn of the loop. Otherwise, when the
+/// `JUMPDEST` ends an aligned word, the following words with no `PUSH` byte in them are four
+/// one-byte opcodes each, and their `JUMPDEST`s are found with a few word operations
+/// ([`jumpdests_in`]; two and four words at a time in long runs). Real code rarely has such
+/// runs, and pays one alignment test per `JUMPDEST` for the shortcut (measured on the mainnet
+/// blocks, BENCHMARKS.md).
 // Not inlined: inside revm's code loader, its loop spills registers (measured: +27% instructions).
 #[inline(never)]
 pub(crate) fn analyze(code: &[u8]) -> BitVec<u8> {
@@ -235,10 +237,11 @@ unsafe fn mark_word(word: u32, at: *const u8, start: *const u8, bits: *mut u8) {
     }
 }
 
-/// [`jumpdests_in`] for a long run, from a code offset that is a multiple of 8: two words at a
-/// time, whose eight bits are one whole byte of the table, stored without reading it (no bit
-/// at or after `at` is set yet: the byte scan and the word steps set only bits of bytes they
-/// have passed); where a pair holds a `PUSH`, its first word alone, then the byte scan.
+/// [`jumpdests_in`] for a long run, from a code offset that is a multiple of 8: four words at a
+/// time, then two; each two words give eight bits, one whole byte of the table, stored
+/// without reading it (no bit at or after `at` is set yet: the byte scan and the word steps
+/// set only bits of bytes they have passed); where a pair holds a `PUSH`, its first word
+/// alone, then the byte scan.
 ///
 /// # Safety
 /// As [`jumpdests_in`]'s, and `at - start` is a multiple of 8.
