@@ -1,11 +1,12 @@
 //! The workspace's structure holds: no crate's modules form a circle.
 //!
 //! Crates cannot import each other in a circle (cargo refuses), but modules of one crate can.
-//! Here every `crate::…` and `super::…` path in a crate's sources (comments and the
-//! `#[cfg(test)]` tail of a file left out) is an edge from the module that writes it to the
-//! module it names; an edge between two modules counts between the two sibling subtrees that
-//! hold them (so `a::x` naming `b::y` is `a` → `b`), and a module naming its own ancestor or
-//! descendant is no edge. Any strongly connected set of two or more subtrees is a circle.
+//! Here every `crate::…` and `super::…` path in a crate's sources (comments, the
+//! `#[cfg(test)]` tail of a file and a file of tests, `tests.rs`, left out) is an edge from
+//! the module that writes it to the module it names; an edge between two modules counts
+//! between the two sibling subtrees that hold them (so `a::x` naming `b::y` is `a` → `b`), and
+//! a module naming its own ancestor or descendant is no edge. Any strongly connected set of two
+//! or more subtrees is a circle.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -97,6 +98,9 @@ fn graph(krate: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
     let src = krate.join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    // A module's tests in a file of their own (`mod tests;` under `#[cfg(test)]`) are its
+    // `#[cfg(test)]` tail moved out: left out as that tail is.
+    files.retain(|f| f.file_name().is_none_or(|n| n != "tests.rs"));
     let modules: BTreeMap<Module, (PathBuf, bool)> = files
         .iter()
         .map(|f| {
@@ -230,6 +234,15 @@ fn a_circle_is_found() {
         "pub fn f() {}\n#[cfg(test)]\nmod tests { use super::super::a; }\n",
     )
     .unwrap();
+    assert!(circles(&graph(&dir)).is_empty());
+    // Nor do those of a file of tests.
+    std::fs::create_dir_all(src.join("b")).unwrap();
+    std::fs::write(
+        src.join("b.rs"),
+        "pub fn f() {}\n#[cfg(test)]\nmod tests;\n",
+    )
+    .unwrap();
+    std::fs::write(src.join("b/tests.rs"), "use crate::a::x;\n").unwrap();
     assert!(circles(&graph(&dir)).is_empty());
     std::fs::remove_dir_all(&dir).unwrap();
 }
