@@ -249,9 +249,9 @@ unsafe fn mark_word(word: u32, at: *const u8, start: *const u8, bits: *mut u8) {
 // loaded (measured: +0.4% instructions on the mainnet blocks), and only long runs reach it.
 #[inline(never)]
 unsafe fn runs_in(mut at: *const u8, end: *const u8, start: *const u8, bits: *mut u8) -> *const u8 {
-    // SAFETY (the block): `at + 8 <= end` before each read of a pair and `at + 4 <= end` of a
-    // word, `at` stays 4-aligned and, at each pair, a multiple of 8 bytes from `start`, so
-    // `byte`, byte `(at - start) / 8` of the table, covers the pair's bytes, all of the code.
+    // SAFETY (the block): `at + 16 <= end` before each read of four words, `+ 8` of a pair and
+    // `+ 4` of a word; `at` stays 4-aligned and, at each pair or four, a multiple of 8 from
+    // `start`, so `byte` (and `byte + 1` for four) covers their bytes, all of the code.
     unsafe {
         let mut byte = bits.add(at.offset_from_unsigned(start) >> 3);
         // Four words a turn while they last (the loop's own tests and steps paid once per two
