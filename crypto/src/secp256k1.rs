@@ -187,28 +187,33 @@ fn sqrt(a: &Secp256k1Coord) -> Option<Secp256k1Coord> {
 /// are runs of 223, 22 and 2 ones, reached by 253 squarings and 13 multiplications, where
 /// square-and-multiply over its bits takes 254 and 247.
 fn pow_p_plus_1_over_4(a: &Secp256k1Coord) -> Secp256k1Coord {
-    fn squared(x: &Secp256k1Coord, times: usize) -> Secp256k1Coord {
+    // `x` squared `times` times, then times `by`: each step one chip operation in place (a
+    // product into a new value is then moved, eight words more a step).
+    fn chain(x: &Secp256k1Coord, times: usize, by: &Secp256k1Coord) -> Secp256k1Coord {
         let mut y = x.clone();
         for _ in 0..times {
-            y = &y * &y;
+            y.square_assign();
         }
+        y *= by;
         y
     }
     // x_k = a^(2^k − 1).
-    let x2 = &squared(a, 1) * a;
-    let x3 = &squared(&x2, 1) * a;
-    let x6 = &squared(&x3, 3) * &x3;
-    let x9 = &squared(&x6, 3) * &x3;
-    let x11 = &squared(&x9, 2) * &x2;
-    let x22 = &squared(&x11, 11) * &x11;
-    let x44 = &squared(&x22, 22) * &x22;
-    let x88 = &squared(&x44, 44) * &x44;
-    let x176 = &squared(&x88, 88) * &x88;
-    let x220 = &squared(&x176, 44) * &x44;
-    let x223 = &squared(&x220, 3) * &x3;
-    let t = &squared(&x223, 23) * &x22;
-    let t = &squared(&t, 6) * &x2;
-    squared(&t, 2)
+    let x2 = chain(a, 1, a);
+    let x3 = chain(&x2, 1, a);
+    let x6 = chain(&x3, 3, &x3);
+    let x9 = chain(&x6, 3, &x3);
+    let x11 = chain(&x9, 2, &x2);
+    let x22 = chain(&x11, 11, &x11);
+    let x44 = chain(&x22, 22, &x22);
+    let x88 = chain(&x44, 44, &x44);
+    let x176 = chain(&x88, 88, &x88);
+    let x220 = chain(&x176, 44, &x44);
+    let x223 = chain(&x220, 3, &x3);
+    let t = chain(&x223, 23, &x22);
+    let mut t = chain(&t, 6, &x2);
+    t.square_assign();
+    t.square_assign();
+    t
 }
 
 /// Whether `r ‖ s` signs `prehash` under the uncompressed public key `x ‖ y` (big-endian):
