@@ -15,14 +15,18 @@
 //! guest merkleizes on OpenVM's SHA-256 chip. Nothing of SSZ is written by hand here: this
 //! crate declares the containers and what the guest needs around them (the schema id, the
 //! fork's shape, limits checked on decoding, the result's sentinel for undecodable input),
-//! except two walks of the outer containers: [`InputStream`], the guest's decoder, which reads
-//! the input once, front to back, and puts each witness item where its reader wants it (it
-//! must not buffer megabytes), and [`InputView`], which leaves the witness in the bytes of an
-//! input held whole. Both agree with `libssz`'s decoder on every input (ssz/tests/decode.rs).
+//! except the root of a list of bytes ([`ProgressiveByteList`]: `libssz` roots one a byte at
+//! a time, and a request is mostly such lists) and two walks of the outer containers:
+//! [`InputStream`], the guest's decoder, which reads the input once, front to back, and puts
+//! each witness item where its reader wants it (it must not buffer megabytes), and
+//! [`InputView`], which leaves the witness in the bytes of an input held whole. Both walks
+//! agree with `libssz`'s decoder on every input (ssz/tests/decode.rs), and the root with
+//! `libssz`'s and the EIP's (ssz/tests/reference.rs).
 #![cfg_attr(not(feature = "std"), no_std)]
 
 extern crate alloc;
 
+mod bytes;
 mod input;
 mod schema;
 pub mod source;

@@ -6,14 +6,14 @@ use alloc::vec::Vec;
 use libssz_derive::{HashTreeRoot, SszDecode, SszEncode};
 use libssz_types::{ProgressiveList, SszList};
 
+pub use crate::bytes::ProgressiveByteList;
+
 /// `Bytes32` / `Root` / `Hash32`.
 pub type Bytes32 = [u8; 32];
 /// `ExecutionAddress`.
 pub type Address = [u8; 20];
 /// `ByteList[N]`.
 pub type ByteList<const N: usize> = SszList<u8, N>;
-/// `ProgressiveByteList` (EIP-7916).
-pub type ProgressiveByteList = ProgressiveList<u8>;
 
 /// `MAX_EXTRA_DATA_BYTES`.
 pub const MAX_EXTRA_DATA_BYTES: usize = 32;

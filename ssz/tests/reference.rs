@@ -321,3 +321,38 @@ fn progressive_lists_and_containers_match_the_eips() {
         assert_eq!(ours.hash_tree_root(&H), progressive_list(&roots));
     }
 }
+
+#[test]
+fn byte_lists_root_as_the_eip_and_libssz_root_them() {
+    use libssz::SszDecode;
+    let mut rng = SmallRng::seed_from_u64(2718);
+    // Every length to past the third subtree's end (1 + 4 + 16 chunks = 672 bytes) and across
+    // the fourth's and fifth's (2,720 and 10,912 bytes), then lengths of large transactions.
+    let lengths = (0..=800)
+        .chain(2_650..2_790)
+        .chain(10_850..10_980)
+        .chain((0..24).map(|k| 11_000 + k * 5_471));
+    for len in lengths {
+        let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+        let ours = ProgressiveByteList::from(bytes.clone());
+        let theirs = libssz_types::ProgressiveList::<u8>::from(bytes.clone());
+        let root = ours.hash_tree_root(&H);
+        assert_eq!(
+            root,
+            progressive_bytes(&bytes),
+            "{len} bytes, the EIP's root"
+        );
+        assert_eq!(
+            root,
+            theirs.hash_tree_root(&H),
+            "{len} bytes, libssz's root"
+        );
+        // Serialized and read back as libssz's list is.
+        assert_eq!(ours.to_ssz(), theirs.to_ssz(), "{len} bytes");
+        assert_eq!(
+            ProgressiveByteList::from_ssz_bytes(&bytes).unwrap(),
+            ours,
+            "{len} bytes"
+        );
+    }
+}
