@@ -16,6 +16,17 @@ pub struct Schedule {
     pub makespan: f64,
     /// Worker-seconds busy over worker-seconds available.
     pub utilisation: f64,
+    /// When each level of the graph is done, in order: the segments, the leaves, each
+    /// internal layer, the wrap ([`level_name`]).
+    pub levels: Vec<(String, f64)>,
+}
+
+/// The level a task is of, as [`Schedule::levels`] names it.
+pub fn level_name(task: &TaskPlan) -> String {
+    match task.stage {
+        Stage::Internal => format!("internal {}", task.layer),
+        stage => stage.name().to_owned(),
+    }
 }
 
 /// The queue's order between two ready tasks (lower first).
@@ -64,6 +75,7 @@ pub fn schedule(plan: &[TaskPlan], seconds: &[f64], workers: usize) -> Schedule 
     let mut running: Vec<(f64, usize)> = Vec::new();
     let mut now = 0.0f64;
     let mut done = 0;
+    let mut finish = vec![0.0f64; plan.len()];
     while done < plan.len() {
         ready.sort_by_key(|&i| priority(&plan[i], i));
         while running.len() < workers && !ready.is_empty() {
@@ -78,8 +90,9 @@ pub fn schedule(plan: &[TaskPlan], seconds: &[f64], workers: usize) -> Schedule 
         now = next;
         let (finished, still): (Vec<_>, Vec<_>) = running.into_iter().partition(|&(t, _)| t <= now);
         running = still;
-        for (_, task) in finished {
+        for (at, task) in finished {
             done += 1;
+            finish[task] = at;
             for &d in &dependents[task] {
                 waiting[d] -= 1;
                 if waiting[d] == 0 {
@@ -89,11 +102,56 @@ pub fn schedule(plan: &[TaskPlan], seconds: &[f64], workers: usize) -> Schedule 
         }
     }
     let busy: f64 = seconds.iter().sum();
+    let mut levels: Vec<(String, f64)> = Vec::new();
+    for (task, at) in plan.iter().zip(&finish) {
+        let name = level_name(task);
+        match levels.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, done)) => *done = done.max(*at),
+            None => levels.push((name, *at)),
+        }
+    }
     Schedule {
         workers,
         makespan: now,
         utilisation: busy / (now * workers as f64),
+        levels,
     }
+}
+
+/// Per-task seconds for `plan` from one process's measured times: `segments[i]` for segment
+/// `i` (one segment a task), and the aggregation nodes' times as that process proved them,
+/// the tree layer by layer (`prove_vm` chunks each layer as [`super::graph::plan`] does), then
+/// the final wraps, which are the plan's one wrap task. Fails when the counts disagree (a
+/// tree of another shape).
+pub fn measured_seconds(
+    plan: &[TaskPlan],
+    segments: &[f64],
+    nodes: &[f64],
+) -> Result<Vec<f64>, String> {
+    let mut nodes = nodes.iter().copied();
+    let mut seconds = Vec::with_capacity(plan.len());
+    for task in plan {
+        seconds.push(match (&task.stage, &task.work) {
+            (Stage::Segments, super::graph::Work::Segments { first, count }) => {
+                let times = segments.get(*first..*first + *count).ok_or_else(|| {
+                    format!("{} segment times for a graph of more", segments.len())
+                })?;
+                times.iter().sum()
+            }
+            (Stage::Leaves | Stage::Internal, _) => nodes
+                .next()
+                .ok_or("fewer aggregation nodes measured than the graph has")?,
+            (Stage::Wrap, _) => {
+                let wraps: Vec<f64> = nodes.by_ref().collect();
+                if wraps.is_empty() {
+                    return Err("no wrap measured".to_owned());
+                }
+                wraps.iter().sum()
+            }
+            (stage, _) => return Err(format!("a {} task in a proof's graph", stage.name())),
+        });
+    }
+    Ok(seconds)
 }
 
 /// Per-task seconds for `plan` from per-kind figures: `segments[i]` for segment task `i`
@@ -132,11 +190,48 @@ mod tests {
         assert!((path - (100.0 + 365.0 + 145.0 + 49.0 + 39.0 + 26.0)).abs() < 1e-6);
         let all = schedule(&plan, &seconds, 1000);
         assert!((all.makespan - path).abs() < 1e-6);
+        let levels: Vec<&str> = all.levels.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            levels,
+            [
+                "segments",
+                "leaves",
+                "internal 0",
+                "internal 1",
+                "internal 2",
+                "wrap"
+            ]
+        );
+        assert!((all.levels[0].1 - 100.0).abs() < 1e-6);
+        assert!((all.levels[5].1 - all.makespan).abs() < 1e-6);
+        assert!(all.levels.windows(2).all(|w| w[0].1 <= w[1].1));
         let mut last = f64::INFINITY;
         for workers in [1, 2, 4, 8, 16, 43] {
             let s = schedule(&plan, &seconds, workers);
             assert!(s.makespan <= last + 1e-6 && s.makespan >= path - 1e-6);
             last = s.makespan;
         }
+    }
+
+    /// One process's measured times map onto the graph task by task: segments by index, the
+    /// tree's nodes layer by layer, every wrap into the one wrap task; a count that disagrees
+    /// is refused.
+    #[test]
+    fn measured_times_fill_the_graph_in_prove_vms_order() {
+        let plan = plan(5, TreeShape::openvm_default());
+        // 5 segments: 2 leaves, one internal-for-leaf node, one internal-recursive node, then
+        // two wraps.
+        let segments = [1.0, 2.0, 3.0, 4.0, 5.0];
+        let nodes = [10.0, 11.0, 20.0, 30.0, 40.0, 41.0];
+        let seconds = measured_seconds(&plan, &segments, &nodes).unwrap();
+        assert_eq!(seconds.len(), plan.len());
+        assert_eq!(&seconds[..5], &segments);
+        assert_eq!(&seconds[5..7], &[10.0, 11.0]);
+        assert_eq!(*seconds.last().unwrap(), 40.0 + 41.0);
+        let one = schedule(&plan, &seconds, 1);
+        let sum = segments.iter().sum::<f64>() + nodes.iter().sum::<f64>();
+        assert!((one.makespan - sum).abs() < 1e-9);
+        assert!(measured_seconds(&plan, &segments[..4], &nodes).is_err());
+        assert!(measured_seconds(&plan, &segments, &nodes[..3]).is_err());
     }
 }

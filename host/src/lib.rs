@@ -24,5 +24,6 @@ pub mod inspect;
 pub mod measure;
 pub mod native;
 pub mod print;
+pub mod proving;
 pub mod report;
 pub mod target;

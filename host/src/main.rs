@@ -8,7 +8,7 @@ mod commands;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use commands::{bench, cluster, data, measure, proving, serve, standard, verify, worst};
+use commands::{bench, cluster, data, measure, prepare, proving, serve, standard, verify, worst};
 
 #[derive(Parser)]
 #[command(
@@ -47,6 +47,12 @@ enum Command {
     /// Prove a block: app proof (STARK) of the guest validating it, on CPU. Real blocks have
     /// tens to hundreds of segments: minutes each here.
     Prove(proving::ProveArgs),
+    /// Write the pinned guests' ELFs, each checked against its pin, for a host told not to build
+    /// guests (`$STATELESS_VERIFIER_GUESTS`, a proving machine without Rust).
+    Guests(prepare::GuestsArgs),
+    /// Generate the app and aggregation proving keys (the latter into the key cache,
+    /// `$STATELESS_VERIFIER_KEYS`), timed.
+    Keygen(prepare::KeygenArgs),
     /// Verify a proof file written by `host prove` and print the public values it proves. A
     /// proof of the block guest must have been made under the expected chain config (mainnet
     /// unless `--chain`).
@@ -85,11 +91,29 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
+impl Command {
+    /// Whether it may build a prover (and so, in a GPU build, needs a GPU): all but the
+    /// commands that only read, fetch or write block data.
+    fn needs_prover(&self) -> bool {
+        !matches!(
+            self,
+            Command::Witness(_) | Command::Fetch(_) | Command::Gen(_) | Command::StatelessInput(_)
+        )
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.guest_crypto && !crypto::install() {
         eprintln!("error: --guest-crypto: alloy's or revm's crypto provider was already set");
         return ExitCode::from(2);
+    }
+    if cli.command.needs_prover() {
+        // A GPU build with no usable GPU stops here, in one line, not in a prover's panic.
+        if let Err(e) = prover::gpu::check() {
+            eprintln!("error: this host is the GPU build (--features cuda), and {e}");
+            return ExitCode::from(2);
+        }
     }
     let result = match cli.command {
         Command::Run(args) => args.exec(),
@@ -97,6 +121,8 @@ fn main() -> ExitCode {
         Command::Census(args) => args.exec(),
         Command::Profile(args) => args.exec(),
         Command::Prove(args) => args.exec(),
+        Command::Guests(args) => args.exec(),
+        Command::Keygen(args) => args.exec(),
         Command::Verify(args) => args.exec(),
         Command::Pin(args) => args.exec(),
         Command::Witness(args) => args.exec(),

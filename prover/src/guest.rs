@@ -286,9 +286,27 @@ impl GuestSpec {
         decode_elf(&self.build_bytes()?)
     }
 
-    /// Builds (or reuses) its ELF and returns the file's bytes (symbols included).
+    /// Builds (or reuses) its ELF and returns the file's bytes (symbols included). Where
+    /// [`PREBUILT_ENV`] names a folder, the ELF is read from it ([`GuestSpec::prebuilt_path`])
+    /// and nothing is built: a proving machine with no Rust toolchain (the GPU bundle,
+    /// `scripts/gpu-bundle.sh`) proves the guests built and checked against their pins here.
     pub fn build_bytes(&self) -> Result<Vec<u8>, GuestError> {
+        if let Some(dir) = std::env::var_os(PREBUILT_ENV) {
+            let path = self.prebuilt_path(Path::new(&dir));
+            return std::fs::read(&path).map_err(|e| {
+                GuestError::Elf(format!(
+                    "{}: {e} (${PREBUILT_ENV} names the folder of prebuilt guests, and this host builds none)",
+                    path.display()
+                ))
+            });
+        }
         self.build_bytes_in(&guest_target_root().join(self.dir_name()))
+    }
+
+    /// Where its prebuilt ELF lies in the folder `dir`: `DIR/<variant>/<binary>`, the variant
+    /// being [`GuestSpec::dir_name`].
+    pub fn prebuilt_path(&self, dir: &Path) -> PathBuf {
+        dir.join(self.dir_name()).join(self.program.bin())
     }
 
     /// [`GuestSpec::build_bytes`] in the target directory `target_dir`.
@@ -322,6 +340,10 @@ impl GuestSpec {
             .map_err(|e| GuestError::Elf(format!("{}: {e}", elf_path.display())))
     }
 }
+
+/// The environment variable naming a folder of prebuilt guest ELFs: where it is set, guests
+/// are read from it ([`GuestSpec::prebuilt_path`]), never built.
+pub const PREBUILT_ENV: &str = "STATELESS_VERIFIER_GUESTS";
 
 /// Cargo's `trim-paths` for every guest build (the guest toolchain's nightly cargo): cargo
 /// itself remaps the sources it compiles to machine-independent names (a dependency to

@@ -15,6 +15,7 @@
 //! cluster (`cluster`) and the `host` command line, which add reports, measurements and
 //! printing.
 
+pub mod gpu;
 pub mod guest;
 pub mod native;
 pub mod progress;

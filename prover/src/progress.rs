@@ -21,7 +21,15 @@ use tracing_subscriber::registry::LookupSpan;
 pub struct StageTimes {
     open: Arc<Mutex<HashMap<Id, (String, Instant)>>>,
     done: Arc<Mutex<Vec<(String, Duration)>>>,
+    /// The `agg_layer` group open now, which the nodes that start are of.
+    layer: Arc<Mutex<String>>,
+    /// Each aggregation node (`single_leaf_agg`, `single_internal_agg`) as it ended: its
+    /// layer's group and its time.
+    nodes: Arc<Mutex<Vec<(String, Duration)>>>,
 }
+
+/// A node's span, as the layer it is of and when it started.
+const NODE_PREFIX: &str = "node:";
 
 struct GroupField(Option<String>);
 
@@ -46,6 +54,12 @@ impl StageTimes {
         tracing::subscriber::with_default(subscriber, work)
     }
 
+    /// Every aggregation node's group and time, in the order they ended (OpenVM proves a
+    /// layer's nodes one after another, so this is the tree's order, then the wraps').
+    pub fn nodes(&self) -> Vec<(String, Duration)> {
+        self.nodes.lock().map_or_else(|_| Vec::new(), |n| n.clone())
+    }
+
     /// The time spent in groups that start with `prefix`.
     pub fn total(&self, prefix: &str) -> Duration {
         self.done.lock().map_or(Duration::ZERO, |done| {
@@ -59,22 +73,41 @@ impl StageTimes {
 
 impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for StageTimes {
     fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
-        if attrs.metadata().name() != "agg_layer" {
+        let name = attrs.metadata().name();
+        let key = if name == "agg_layer" {
+            let mut group = GroupField(None);
+            attrs.record(&mut group);
+            let group = group.0.unwrap_or_default();
+            eprintln!("  aggregation: {group} ...");
+            if let Ok(mut layer) = self.layer.lock() {
+                layer.clone_from(&group);
+            }
+            group
+        } else if name == "single_leaf_agg" || name == "single_internal_agg" {
+            let layer = self
+                .layer
+                .lock()
+                .map_or_else(|_| String::new(), |l| l.clone());
+            format!("{NODE_PREFIX}{layer}")
+        } else {
             return;
-        }
-        let mut group = GroupField(None);
-        attrs.record(&mut group);
-        let group = group.0.unwrap_or_default();
-        eprintln!("  aggregation: {group} ...");
+        };
         if let Ok(mut open) = self.open.lock() {
-            open.insert(id.clone(), (group, Instant::now()));
+            open.insert(id.clone(), (key, Instant::now()));
         }
     }
 
     fn on_close(&self, id: Id, _: Context<'_, S>) {
         let ended = self.open.lock().ok().and_then(|mut open| open.remove(&id));
-        if let Some((group, started)) = ended {
+        if let Some((key, started)) = ended {
             let elapsed = started.elapsed();
+            if let Some(layer) = key.strip_prefix(NODE_PREFIX) {
+                if let Ok(mut nodes) = self.nodes.lock() {
+                    nodes.push((layer.to_owned(), elapsed));
+                }
+                return;
+            }
+            let group = key;
             eprintln!("  aggregation: {group} in {:.1} s", elapsed.as_secs_f64());
             if let Ok(mut done) = self.done.lock() {
                 done.push((group, elapsed));

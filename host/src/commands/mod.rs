@@ -5,6 +5,7 @@ pub mod bench;
 pub mod cluster;
 pub mod data;
 pub mod measure;
+pub mod prepare;
 pub mod proving;
 pub mod serve;
 pub mod standard;

@@ -231,6 +231,7 @@ pub fn prove(
     limits: Limits,
     kind: ProofKind,
     out: Option<PathBuf>,
+    json: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let bytes = read_input(path)?;
     let (file, report, result) = prover::proof::prove_standard(&bytes, keccak, limits, kind)?;
@@ -240,7 +241,9 @@ pub fn prove(
     );
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{name}.proof")));
     prover::proof::write(&out, &file)?;
-    print::print_proved(&path.display().to_string(), &file, &out, &report);
+    let label = path.display().to_string();
+    print::print_proved(&label, &file, &out, &report);
+    super::proving::write_summary(json, &label, &file, &out, &report)?;
     println!("  result (proved, the same natively):");
     print_result(&result);
     Ok(ExitCode::SUCCESS)

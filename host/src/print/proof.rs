@@ -41,6 +41,17 @@ pub fn print_prove_report(report: &ProveReport) {
             );
         }
     }
+    if let Some(agg) = &report.aggregation {
+        let segments: Vec<f64> = times.iter().map(|t| t.as_secs_f64()).collect();
+        let nodes: Vec<(String, f64)> = agg
+            .nodes
+            .iter()
+            .map(|(l, t)| (l.clone(), t.as_secs_f64()))
+            .collect();
+        if let Some(projection) = crate::proving::project(&segments, &nodes) {
+            print_projection(&projection);
+        }
+    }
     if let Some(keys) = &report.keys {
         let how = keys.generated.map_or_else(
             || "cached".to_owned(),
@@ -57,6 +68,28 @@ pub fn print_prove_report(report: &ProveReport) {
         println!(
             "  peak memory      {:.2} GB (process peak RSS)",
             rss as f64 / 1e9
+        );
+    }
+}
+
+/// Prints a projection, labelled as one: it was not measured on that many devices.
+pub fn print_projection(projection: &crate::proving::Projection) {
+    println!(
+        "  projection       (not measured: this run's cluster task graph on N devices like this one, from the times measured above; no transfers, no replay; critical path {:.1} s)",
+        projection.critical_path_s
+    );
+    for s in &projection.schedules {
+        let levels: Vec<String> = s
+            .levels
+            .iter()
+            .map(|(name, at)| format!("{name} {at:.1}"))
+            .collect();
+        println!(
+            "    {:>2} device(s)  {:.1} s ({:.0}% busy); levels done at: {}",
+            s.workers,
+            s.makespan,
+            s.utilisation * 100.0,
+            levels.join(", ")
         );
     }
 }

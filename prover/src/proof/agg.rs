@@ -140,6 +140,10 @@ pub struct AggTimes {
     pub wraps: u32,
     /// The soundness of each layer.
     pub security: Option<Security>,
+    /// Each aggregation node's layer (OpenVM's group: `leaf`, `internal_for_leaf`,
+    /// `internal_recursive.N`) and time, in the order proved: the tree layer by layer, then
+    /// the wraps. Empty where the nodes were not timed one by one (a cluster's join).
+    pub nodes: Vec<(String, Duration)>,
 }
 
 /// Aggregates an app proof of every segment into one STARK, encoded.
@@ -158,6 +162,7 @@ pub fn aggregate(sdk: &Sdk, app: ContinuationVmProof<SC>) -> Result<(Vec<u8>, Ag
         internal: total.saturating_sub(leaf),
         wraps: finished.wraps,
         security: Some(security(sdk)),
+        nodes: stages.nodes(),
     };
     Ok((finished.proof.encode_to_vec().map_err(vm_err)?, times))
 }

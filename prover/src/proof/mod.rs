@@ -35,6 +35,7 @@ pub mod bare;
 pub mod binding;
 pub mod parts;
 pub mod pin;
+pub mod prepare;
 pub mod segments;
 pub mod standard;
 pub mod subject;

@@ -75,7 +75,7 @@ pub struct Pinned {
     pub agg_vk: MultiStarkVerifyingKey<SC>,
 }
 
-fn hex_digest(digest: &[openvm_sdk::F]) -> String {
+pub(crate) fn hex_digest(digest: &[openvm_sdk::F]) -> String {
     let bytes: Vec<u8> = digest
         .iter()
         .flat_map(|f| f.as_canonical_u32().to_le_bytes())
