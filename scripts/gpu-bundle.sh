@@ -8,9 +8,11 @@
 #                                         # run.sh flow on a machine without a GPU
 #   scripts/gpu-bundle.sh --blocks-dir DIR --block 24171384 --block 21882667 --out FILE
 #
-# It holds: bin/host (release, `--features cuda`, linked against CUDA 13's runtime from the
+# It holds: bin/host-gpu (release, `--features cuda`, linked against CUDA 13's runtime from the
 # Python index and the driver shim of scripts/gpu-bundle/cuda-shim.sh, debug info stripped),
-# lib/ (the CUDA runtime and the shim, found through the host's RUNPATH), guests/ (both pinned
+# bin/host (scripts/gpu-bundle/launcher.c: without a usable GPU it says so in one line and exits
+# 2, where the host itself would abort before `main`), lib/ (the CUDA runtime, the shim and
+# OpenSSL 3, found through their RUNPATH), guests/ (both pinned
 # guests' ELFs, each checked against its pin, read through $STATELESS_VERIFIER_GUESTS so
 # nothing is built there), pins/, inputs/ (devnet-small and the mainnet blocks, each with its
 # standard input) and run.sh (scripts/gpu-bundle/run.sh). Not in CI: the GPU build compiles
@@ -63,12 +65,23 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 dir="$stage/$name"
 mkdir -p "$dir/bin" "$dir/lib" "$dir/inputs" "$dir/guests"
-cp "$host_bin" "$dir/bin/host"
-strip --strip-debug "$dir/bin/host"
 if [ "$backend" = gpu ]; then
-  cp "$CUDA/lib/libcudart.so.13" "$CUDA_LINK_DIR/libstateless_cuda_shim.so" "$dir/lib/"
+  # bin/host is the launcher (scripts/gpu-bundle/launcher.c: no GPU, one line and exit 2),
+  # bin/host-gpu the host; both find lib/ through their RUNPATH. lib/ holds the CUDA runtime,
+  # the driver shim and OpenSSL 3 (which a driver-only container may lack).
+  cp "$host_bin" "$dir/bin/host-gpu"
+  strip --strip-debug "$dir/bin/host-gpu"
   command -v patchelf >/dev/null || { apt-get update -qq && apt-get install -y -qq patchelf >/dev/null; }
-  patchelf --set-rpath '$ORIGIN/../lib' "$dir/bin/host"
+  patchelf --set-rpath '$ORIGIN/../lib' "$dir/bin/host-gpu"
+  gcc -O2 -Wall -Wextra -Werror -o "$dir/bin/host" scripts/gpu-bundle/launcher.c \
+    -L"$CUDA_LINK_DIR" -lcudart -Wl,-rpath,'$ORIGIN/../lib'
+  cp "$CUDA/lib/libcudart.so.13" "$CUDA_LINK_DIR/libstateless_cuda_shim.so" "$dir/lib/"
+  for lib in libssl.so.3 libcrypto.so.3; do
+    cp "$(ldd "$host_bin" | awk -v l="$lib" '$1 == l { print $3 }')" "$dir/lib/"
+  done
+else
+  cp "$host_bin" "$dir/bin/host"
+  strip --strip-debug "$dir/bin/host"
 fi
 
 echo "=== the pinned guests, checked against their pins"
@@ -92,9 +105,9 @@ chmod +x "$dir/run.sh"
   echo "backend $backend"
   echo "commit $(git rev-parse HEAD)$(git diff --quiet HEAD -- . ':!bundle' || echo ' (with uncommitted changes)')"
   echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -m), glibc $(ldd --version | head -1 | awk '{print $NF}')"
-  echo "host sha256 $(sha256sum "$dir/bin/host" | cut -d' ' -f1)"
+  for f in "$dir"/bin/*; do echo "sha256 $(sha256sum "$f" | cut -d' ' -f1) bin/$(basename "$f")"; done
   [ "$backend" = gpu ] && echo "cuda $(nvcc --version | tail -1) for sm_$CUDA_ARCH"
-  echo "needs glibc >= $(objdump -T "$dir/bin/host" | grep -oE 'GLIBC_[0-9.]+' | sort -uV | tail -1 | cut -d_ -f2)"
+  echo "needs glibc >= $(objdump -T "$dir"/bin/* | grep -oE 'GLIBC_[0-9.]+' | sort -uV | tail -1 | cut -d_ -f2)"
 } > "$dir/BUNDLE"
 
 mkdir -p "$(dirname "$out")"
@@ -104,9 +117,23 @@ echo
 echo "=== $out"
 cat "$dir/BUNDLE"
 echo "contents:"
-(cd "$dir" && du -sh bin/host lib guests inputs | sed 's/^/  /')
-echo "ldd bin/host:"
-ldd "$dir/bin/host" | sed 's/^/ /'
+(cd "$dir" && du -sh bin/* lib guests inputs | sed 's/^/  /')
+for f in "$dir"/bin/*; do
+  echo "ldd bin/$(basename "$f"):"
+  ldd "$f" | sed 's/^/ /'
+done
+if [ "$backend" = gpu ] && ! nvidia-smi -L 2>/dev/null | grep -q GPU; then
+  # No GPU here: the bundled host must refuse in one line, exit 2, and not panic.
+  set +e
+  refusal=$("$dir/bin/host" keygen 2>&1)
+  code=$?
+  set -e
+  echo "no GPU here: bin/host keygen exits $code: $refusal"
+  if [ "$code" != 2 ] || [ "$(printf '%s\n' "$refusal" | wc -l)" != 1 ] || [[ "$refusal" == *panick* ]]; then
+    echo "gpu-bundle: without a GPU the bundled host should refuse in one line with exit 2" >&2
+    exit 1
+  fi
+fi
 awk -v b="$bytes" -v m="$max_mib" 'BEGIN { printf "archive: %d bytes (%.1f MiB; the limit is %d MiB)\n", b, b / 1048576, m }'
 if ((bytes > max_mib * 1048576)); then
   echo "gpu-bundle: the archive is over $max_mib MiB" >&2

@@ -91,29 +91,11 @@ enum Command {
     Bench(bench::BenchArgs),
 }
 
-impl Command {
-    /// Whether it may build a prover (and so, in a GPU build, needs a GPU): all but the
-    /// commands that only read, fetch or write block data.
-    fn needs_prover(&self) -> bool {
-        !matches!(
-            self,
-            Command::Witness(_) | Command::Fetch(_) | Command::Gen(_) | Command::StatelessInput(_)
-        )
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if cli.guest_crypto && !crypto::install() {
         eprintln!("error: --guest-crypto: alloy's or revm's crypto provider was already set");
         return ExitCode::from(2);
-    }
-    if cli.command.needs_prover() {
-        // A GPU build with no usable GPU stops here, in one line, not in a prover's panic.
-        if let Err(e) = prover::gpu::check() {
-            eprintln!("error: this host is the GPU build (--features cuda), and {e}");
-            return ExitCode::from(2);
-        }
     }
     let result = match cli.command {
         Command::Run(args) => args.exec(),

@@ -15,7 +15,6 @@
 //! cluster (`cluster`) and the `host` command line, which add reports, measurements and
 //! printing.
 
-pub mod gpu;
 pub mod guest;
 pub mod native;
 pub mod progress;
