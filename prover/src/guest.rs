@@ -281,9 +281,17 @@ impl GuestSpec {
         name
     }
 
-    /// Builds (or reuses) its ELF.
+    /// Builds (or reuses) its ELF, or reads it from the prebuilt guests' folder where
+    /// [`PREBUILT_ENV`] names one: what a prover runs.
     pub fn build(&self) -> Result<Elf, GuestError> {
         decode_elf(&self.build_bytes()?)
+    }
+
+    /// Builds (or reuses) its ELF from this host's source, whatever [`PREBUILT_ENV`] says: what
+    /// a verifier checks against. A folder of prebuilt guests is the prover's input; a verifier
+    /// that read it would accept proofs of whatever program whoever can write it put there.
+    pub fn build_from_source(&self) -> Result<Elf, GuestError> {
+        decode_elf(&self.build_bytes_from_source()?)
     }
 
     /// Builds (or reuses) its ELF and returns the file's bytes (symbols included). Where
@@ -300,6 +308,11 @@ impl GuestSpec {
                 ))
             });
         }
+        self.build_bytes_from_source()
+    }
+
+    /// [`GuestSpec::build_bytes`] from this host's source, whatever [`PREBUILT_ENV`] says.
+    pub fn build_bytes_from_source(&self) -> Result<Vec<u8>, GuestError> {
         self.build_bytes_in(&guest_target_root().join(self.dir_name()))
     }
 

@@ -99,7 +99,7 @@ prove() {
   echo "--- $label: host prove ${PROVE_ARGS[*]} (at most ${limit} s)"
   start_sampler "$label"
   local t0=$SECONDS
-  timeout --kill-after=10 "$limit" "$host" prove "${PROVE_ARGS[@]}" --out "$proof" --json "$json" 2>&1 | tee "$out/$label.prove.log" | grep -v '^  aggregation: .* \.\.\.$'
+  timeout --kill-after=10 "$limit" "$host" prove "${PROVE_ARGS[@]}" --out "$proof" --json "$json" 2>&1 | tee "$out/$label.prove.log" | grep --line-buffered -v '^  aggregation: .* \.\.\.$'
   local rc=${PIPESTATUS[0]}
   local peak
   peak=$(stop_sampler "$label")

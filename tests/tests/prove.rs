@@ -11,7 +11,7 @@
 //! A whole block is proved by a cluster of worker processes and aggregated in
 //! `host/tests/cluster_proof.rs`.
 
-use prover::guest::{GuestSpec, Keccak, Program};
+use prover::guest::{GuestSpec, Keccak, Program, PREBUILT_ENV};
 use prover::proof::{self, Limits, Proof, ProofError, ProofKind};
 use prover::vm::Vm;
 
@@ -105,6 +105,31 @@ fn keccak_alignment_proves_and_verifies_and_the_stock_build_runs() {
     }
     file.subject.keccak = Keccak::Ours;
     proof::verify(&file).unwrap();
+
+    // A folder of prebuilt guests (`$STATELESS_VERIFIER_GUESTS`, the GPU bundle's) is the
+    // prover's input, not the verifier's: whoever can write it would otherwise choose the
+    // program a proof is checked against. Plant the stock build's ELF where ours would be: the
+    // prover side reads it, the verifier still rebuilds ours from source and accepts the proof.
+    // (The variable is set for this one call; the binary's other test ends in seconds, long
+    // before this proof does.)
+    let folder = std::env::temp_dir().join(format!("prebuilt-guests-{}", std::process::id()));
+    let spec = GuestSpec::program(Program::KeccakAlignment, Keccak::Ours);
+    let planted = spec.prebuilt_path(&folder);
+    std::fs::create_dir_all(planted.parent().unwrap()).unwrap();
+    let stock_elf = GuestSpec::program(Program::KeccakAlignment, Keccak::Stock)
+        .build_bytes()
+        .unwrap();
+    std::fs::write(&planted, &stock_elf).unwrap();
+    std::env::set_var(PREBUILT_ENV, &folder);
+    let read = spec.build_bytes();
+    let verified = proof::verify(&file);
+    std::env::remove_var(PREBUILT_ENV);
+    let _ = std::fs::remove_dir_all(&folder);
+    assert_eq!(read.unwrap(), stock_elf, "the prover reads the folder");
+    assert_eq!(
+        verified.unwrap_or_else(|e| panic!("the verifier read the planted guest: {e}")),
+        ours.public_values
+    );
 
     // The stock build passes the same assertions in the VM (not proved: see the module doc).
     let stock = run(Keccak::Stock);

@@ -176,7 +176,7 @@ pub fn join(
         per_segment,
         user_public_values,
     };
-    let elf = subject.build()?;
+    let elf = subject.prover_elf()?;
     let (sdk, keys) = subject.sdk(kind)?;
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
     // The parts must chain into one run of this program (memory roots, pcs, exe commit): a

@@ -156,7 +156,7 @@ impl Pinned {
 /// (never from the key cache), and returns the pin they give.
 pub fn compute(program: Program) -> Result<Pin, ProofError> {
     let spec = GuestSpec::program(program, Keccak::Ours).with_crypto(Crypto::Openvm);
-    let (subject, elf) = Subject::of(spec, Limits::for_proving(PINNED_LOG_STACKED_HEIGHT))?;
+    let (subject, elf) = Subject::of_source(spec, Limits::for_proving(PINNED_LOG_STACKED_HEIGHT))?;
     let sdk = sdk_segmented(
         subject.public_values_len,
         subject.log_stacked_height,

@@ -29,8 +29,8 @@ pub struct CheckedGuest {
 pub fn checked_guest(program: Program) -> Result<CheckedGuest, ProofError> {
     let pinned = Pinned::builtin(program)?;
     let spec = GuestSpec::program(program, Keccak::Ours);
-    let (subject, elf) = Subject::of(spec, Limits::for_proving(PINNED_LOG_STACKED_HEIGHT))?;
-    let bytes = spec.build_bytes()?;
+    let (subject, elf) = Subject::of_source(spec, Limits::for_proving(PINNED_LOG_STACKED_HEIGHT))?;
+    let bytes = spec.build_bytes_from_source()?;
     let sdk = subject.sdk_from_source()?;
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
     let commit = sdk.app_prover(exe).map_err(vm_err)?.app_exe_commit();

@@ -48,7 +48,16 @@ impl Subject {
     /// The guest `spec` proved with segments of 2^`log_stacked_height` rows (raised to what
     /// its program needs, [`fit_program`]) and `limits.segment_memory`, and its ELF.
     pub fn of(spec: GuestSpec, limits: Limits) -> Result<(Self, Elf), ProofError> {
-        let elf = spec.build()?;
+        Ok(Self::with_elf(spec, limits, spec.build()?))
+    }
+
+    /// [`Subject::of`] with the ELF built from this host's source, never a prebuilt one
+    /// ([`GuestSpec::build_from_source`]): what the pins are computed from.
+    pub fn of_source(spec: GuestSpec, limits: Limits) -> Result<(Self, Elf), ProofError> {
+        Ok(Self::with_elf(spec, limits, spec.build_from_source()?))
+    }
+
+    fn with_elf(spec: GuestSpec, limits: Limits, elf: Elf) -> (Self, Elf) {
         let subject = Self {
             bin: spec.program.bin().to_owned(),
             keccak: spec.keccak,
@@ -56,14 +65,25 @@ impl Subject {
             log_stacked_height: fit_program(&elf, limits.log_stacked_height),
             segment_memory: limits.segment_memory,
         };
-        Ok((subject, elf))
+        (subject, elf)
     }
 
-    /// The guest, rebuilt from this host's source.
+    /// The guest, rebuilt from this host's source (never a prebuilt one: verifiers check
+    /// against it).
     pub fn build(&self) -> Result<Elf, ProofError> {
+        Ok(self.spec()?.build_from_source()?)
+    }
+
+    /// The guest as a prover runs it: built, or read from the prebuilt guests' folder
+    /// ([`GuestSpec::build`]).
+    pub fn prover_elf(&self) -> Result<Elf, ProofError> {
+        Ok(self.spec()?.build()?)
+    }
+
+    fn spec(&self) -> Result<GuestSpec, ProofError> {
         let program = Program::from_bin(&self.bin)
             .ok_or_else(|| ProofError::UnknownProgram(self.bin.clone()))?;
-        Ok(GuestSpec::program(program, self.keccak).build()?)
+        Ok(GuestSpec::program(program, self.keccak))
     }
 
     /// The SDK for this subject with nothing from the key cache: its aggregation keys are
