@@ -109,6 +109,21 @@ pub fn project(segment_s: &[f64], nodes: &[(String, f64)]) -> Option<Projection>
         return None;
     }
     let plan = plan(segment_s.len(), TreeShape::openvm_default());
+    // Each node must be of the layer the graph puts it in (OpenVM's group names), and every
+    // node after the tree a wrap: a tree of another shape gives no projection, not a wrong one.
+    let mut expected = plan.iter().filter_map(|task| match task.stage {
+        cluster::Stage::Leaves => Some("leaf".to_owned()),
+        cluster::Stage::Internal if task.layer == 0 => Some("internal_for_leaf".to_owned()),
+        cluster::Stage::Internal => Some(format!("internal_recursive.{}", task.layer - 1)),
+        _ => None,
+    });
+    let fits = nodes.iter().all(|(layer, _)| match expected.next() {
+        Some(want) => *layer == want,
+        None => layer.starts_with("internal_recursive."),
+    });
+    if !fits || expected.next().is_some() {
+        return None;
+    }
     let node_s: Vec<f64> = nodes.iter().map(|(_, t)| *t).collect();
     let seconds = measured_seconds(&plan, segment_s, &node_s).ok()?;
     Some(Projection {
@@ -150,7 +165,11 @@ mod tests {
         assert!((p.critical_path_s - (4.0 + 2.0 + 1.0 + 0.8 + 0.7)).abs() < 1e-9);
         assert!((p.schedules[2].makespan - p.critical_path_s).abs() < 1e-9);
         assert!(p.schedules[1].makespan < p.schedules[0].makespan);
-        // A node missing: no projection rather than a wrong one.
+        // A node missing, or one of another layer: no projection rather than a wrong one.
         assert!(project(&segments, &nodes[..2]).is_none());
+        let mut other = nodes.clone();
+        other[2].0 = "leaf".to_owned();
+        assert!(project(&segments, &other).is_none());
+        assert!(project(&segments[..4], &nodes).is_none());
     }
 }

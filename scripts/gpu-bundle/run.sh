@@ -33,6 +33,9 @@ while (($#)); do
 done
 [ "$blocks" = none ] && blocks=""
 mkdir -p "$out"
+# This run's files only: a table or results.json never shows an earlier run's proof.
+rm -f "$out"/results.json "$out"/*.prove.json "$out"/*.prove.log "$out"/*.verify.log \
+  "$out"/*.proof "$out"/*.gpumem
 backend=$(awk '$1 == "backend" { print $2 }' "$here/BUNDLE")
 host="$here/bin/host"
 export STATELESS_VERIFIER_GUESTS="$here/guests"
@@ -40,6 +43,8 @@ export STATELESS_VERIFIER_KEYS="${STATELESS_VERIFIER_KEYS:-$here/keys}"
 export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 deadline=$((SECONDS + budget))
 left() { echo $((deadline - SECONDS)); }
+proved=()
+declare -A verdicts
 results="$out/results.json"
 first=1
 echo "[" > "$results"
@@ -52,17 +57,23 @@ fi
 if [ -n "$gpu" ]; then
   echo "GPU: $gpu (name, driver, memory)"
 elif [ "$backend" = gpu ]; then
-  echo "run.sh: no NVIDIA GPU here (nvidia-smi lists none): this bundle's host is the GPU build and proves only on a GPU" >&2
-  "$host" keygen --program guest 2>&1 | tail -1 >&2
-  exit 3
+  echo "nvidia-smi lists no GPU; asking the CUDA runtime (the bundle's launcher)"
 else
   echo "no GPU: the CPU bundle proves on the CPU"
 fi
-"$host" --version
+# The GPU bundle's bin/host is a launcher: where the CUDA runtime finds no device it says why in
+# one line and exits 2, and so does this run.
+if ! version=$("$host" --version 2>&1); then
+  echo "run.sh: $version" >&2
+  echo "run.sh: no usable NVIDIA GPU here; this bundle proves only on one" >&2
+  exit 3
+fi
+echo "$version"
 
 # The GPU's peak memory while `host` runs: nvidia-smi sampled every 100 ms (MiB used on the
 # whole device; a sampled peak, which can miss a spike shorter than that).
 sampler=""
+trap '[ -n "$sampler" ] && kill "$sampler" 2>/dev/null' EXIT
 start_sampler() {
   : > "$out/$1.gpumem"
   if [ -n "$gpu" ]; then
@@ -73,8 +84,10 @@ start_sampler() {
 stop_sampler() {
   [ -n "$sampler" ] && kill "$sampler" 2>/dev/null && wait "$sampler" 2>/dev/null
   sampler=""
-  sort -n "$out/$1.gpumem" | tail -1
+  peak_of "$1"
 }
+# The largest numeric sample ("[N/A]" and the like left out), or nothing.
+peak_of() { grep -sE '^ *[0-9]+ *$' "$out/$1.gpumem" | tr -d ' ' | sort -n | tail -1; }
 
 # A top-level number of host's pretty JSON.
 field() { sed -n "s/^  \"$2\": \([^,]*\),\{0,1\}$/\1/p" "$1" | head -1; }
@@ -85,6 +98,7 @@ last_total=0
 prove() {
   local label="$1"; shift
   local verify_args=("$@")
+  proved+=("$label")
   local proof="$out/$label.proof" json="$out/$label.prove.json"
   local limit
   limit=$(left)
@@ -96,20 +110,28 @@ prove() {
     echo "--- $label: skipped: the last proof took ${last_total} s and ${limit} s are left (a smaller run: fewer blocks)"
     return 1
   fi
-  echo "--- $label: host prove ${PROVE_ARGS[*]} (at most ${limit} s)"
+  echo "--- $label: host prove ${PROVE_ARGS[*]-} (at most ${limit} s)"
   start_sampler "$label"
   local t0=$SECONDS
-  timeout --kill-after=10 "$limit" "$host" prove "${PROVE_ARGS[@]}" --out "$proof" --json "$json" 2>&1 | tee "$out/$label.prove.log" | grep --line-buffered -v '^  aggregation: .* \.\.\.$'
+  timeout --kill-after=10 "$limit" "$host" prove ${PROVE_ARGS[@]+"${PROVE_ARGS[@]}"} --out "$proof" --json "$json" 2>&1 | tee "$out/$label.prove.log" | grep --line-buffered -v '^  aggregation: .* \.\.\.$'
   local rc=${PIPESTATUS[0]}
   local peak
   peak=$(stop_sampler "$label")
   last_total=$((SECONDS - t0))
   local verdict="not verified" vrc=-1
   if ((rc == 0)); then
-    "$host" verify "$proof" "${verify_args[@]}" > "$out/$label.verify.log" 2>&1
+    # Against the pins: seconds. The verdict is the exit status (0: VALID; a standard proof's
+    # 4, 5 and 6 print VALID for the proof and then what is wrong with its claim).
+    timeout --kill-after=5 60 "$host" verify "$proof" ${verify_args[@]+"${verify_args[@]}"} \
+      > "$out/$label.verify.log" 2>&1
     vrc=$?
-    verdict=$(grep -oE 'VALID|INVALID' "$out/$label.verify.log" | head -1)
-    echo "    host verify: ${verdict:-no verdict} (exit $vrc)"
+    if ((vrc == 0)); then
+      verdict=VALID
+    else
+      verdict="REFUSED (exit $vrc)"
+    fi
+    verdicts[$label]="$verdict"
+    echo "    host verify: $verdict; $(grep -E 'VALID|INVALID|NOT|UNCHECKED' "$out/$label.verify.log" | tail -1)"
   elif ((rc == 124 || rc == 137)); then
     echo "    timed out after ${last_total} s: the budget is spent"
   else
@@ -136,14 +158,14 @@ finish() {
   echo
   echo "=== results ($results), $((budget - $(left))) s of ${budget}:"
   printf '%-28s %8s %9s %9s %9s %10s %9s  %s\n' proof segments app_s agg_s total_s gpu_MiB bytes verify
-  for json in "$out"/*.prove.json; do
-    [ -f "$json" ] || continue
-    local label
-    label=$(basename "$json" .prove.json)
+  local label json verdict
+  for label in ${proved[@]+"${proved[@]}"}; do
+    json="$out/$label.prove.json"
+    verdict="${verdicts[$label]:-not verified}"
     printf '%-28s %8s %9s %9s %9s %10s %9s  %s\n' "$label" "$(field "$json" segments)" \
       "$(field "$json" app_s | cut -c1-7)" "$(field "$json" aggregation_s | cut -c1-7)" \
-      "$(field "$json" total_s | cut -c1-7)" "$(sort -n "$out/$label.gpumem" 2>/dev/null | tail -1)" \
-      "$(field "$json" proof_bytes)" "$(grep -oE 'VALID|INVALID' "$out/$label.verify.log" 2>/dev/null | head -1)"
+      "$(field "$json" total_s | cut -c1-7)" "$(peak_of "$label")" \
+      "$(field "$json" proof_bytes)" "$verdict"
   done
   exit "$1"
 }
@@ -151,6 +173,7 @@ finish() {
 echo "=== 1. keys (app and aggregation) into $STATELESS_VERIFIER_KEYS"
 t0=$SECONDS
 if ! timeout --kill-after=10 "$(left)" "$host" keygen --program guest; then
+  # (the budget is whole here: left > 0)
   echo "key generation failed or did not fit the budget"
   finish 1
 fi
@@ -166,12 +189,12 @@ for block in $blocks; do
   PROVE_ARGS=(--block "$block" --blocks-dir "$here/inputs")
   chain=()
   [ -f "$here/inputs/$block.chain.json" ] && chain=(--chain "$here/inputs/$block.chain.json")
-  prove "$block" "${chain[@]}" || { status=1; break; }
+  prove "$block" ${chain[@]+"${chain[@]}"} || { status=1; break; }
 done
 
 if ((standard && status == 0)) && [ -n "$blocks" ]; then
   echo "=== 4. the standard guest (EIP-8025) on the blocks' standard inputs, while time is left"
-  if timeout --kill-after=10 "$(left)" "$host" keygen --program standard; then
+  if (($(left) > 20)) && timeout --kill-after=10 "$(left)" "$host" keygen --program standard; then
     last_total=0
     for block in $blocks; do
       PROVE_ARGS=(--stateless-input "$here/inputs/$block.ssz")

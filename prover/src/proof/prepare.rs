@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use super::pin::{hex_digest, Pinned, PINNED_LOG_STACKED_HEIGHT};
 use super::{agg, KeysSource, Limits, ProofError, Subject};
-use crate::guest::{GuestSpec, Keccak, Program};
+use crate::guest::{decode_elf, GuestSpec, Keccak, Program};
 use crate::vm::vm_err;
 
 /// A pinned guest, built here, whose program commitment is its pin's.
@@ -29,8 +29,15 @@ pub struct CheckedGuest {
 pub fn checked_guest(program: Program) -> Result<CheckedGuest, ProofError> {
     let pinned = Pinned::builtin(program)?;
     let spec = GuestSpec::program(program, Keccak::Ours);
-    let (subject, elf) = Subject::of_source(spec, Limits::for_proving(PINNED_LOG_STACKED_HEIGHT))?;
+    // One read: the bytes written are the very ones whose commitment is checked.
     let bytes = spec.build_bytes_from_source()?;
+    let elf = decode_elf(&bytes)?;
+    let subject = Subject::with_elf(
+        spec,
+        Limits::for_proving(PINNED_LOG_STACKED_HEIGHT),
+        elf.clone(),
+    )
+    .0;
     let sdk = subject.sdk_from_source()?;
     let exe = sdk.convert_to_exe(elf).map_err(vm_err)?;
     let commit = sdk.app_prover(exe).map_err(vm_err)?.app_exe_commit();

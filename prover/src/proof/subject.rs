@@ -57,7 +57,8 @@ impl Subject {
         Ok(Self::with_elf(spec, limits, spec.build_from_source()?))
     }
 
-    fn with_elf(spec: GuestSpec, limits: Limits, elf: Elf) -> (Self, Elf) {
+    /// [`Subject::of`] for the ELF `elf` of `spec`.
+    pub(crate) fn with_elf(spec: GuestSpec, limits: Limits, elf: Elf) -> (Self, Elf) {
         let subject = Self {
             bin: spec.program.bin().to_owned(),
             keccak: spec.keccak,
