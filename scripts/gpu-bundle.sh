@@ -140,5 +140,9 @@ if ((bytes > max_mib * 1048576)); then
   exit 1
 fi
 echo
-echo "On the GPU machine (the driver alone; 9 minutes at most by default):"
+if [ "$backend" = gpu ]; then
+  echo "On the GPU machine (the driver alone; 9 minutes at most by default):"
+else
+  echo "To run the CPU bundle's flow (no GPU needed; add --blocks none --budget 1800 on a small machine):"
+fi
 echo "  mkdir -p /tmp/sv && tar -xzf $(basename "$out") -C /tmp/sv && /tmp/sv/$name/run.sh --out /tmp/sv/results"
