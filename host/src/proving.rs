@@ -102,6 +102,24 @@ impl ProveSummary {
     }
 }
 
+/// Writes `host prove --json`'s summary of the proof `file` (written to `out`) to `json`,
+/// where asked.
+pub fn write_summary(
+    json: Option<&Path>,
+    label: &str,
+    file: &ProofFile,
+    out: &Path,
+    report: &ProveReport,
+) -> std::io::Result<()> {
+    if let Some(path) = json {
+        let summary = ProveSummary::new(label, file, out, report);
+        let text = serde_json::to_string_pretty(&summary).map_err(std::io::Error::other)?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
 /// The projection of a run of `segment_s` segments whose aggregation nodes took `nodes`, or
 /// `None` when the nodes do not fill the default tree (a proof joined from parts).
 pub fn project(segment_s: &[f64], nodes: &[(String, f64)]) -> Option<Projection> {

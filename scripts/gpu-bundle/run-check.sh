@@ -71,9 +71,9 @@ grep -q "2-standard .* REFUSED (exit 4)" "$work/log1" || { cat "$work/log1"; fai
 dir=$(bundle short cpu)
 start=$SECONDS
 code=0
-FAKE_PROVE_S=12 "$dir/run.sh" --budget 30 --out "$work/out2" > "$work/log2" 2>&1 || code=$?
+FAKE_PROVE_S=3 "$dir/run.sh" --budget 22 --out "$work/out2" > "$work/log2" 2>&1 || code=$?
 ((code == 1)) || { cat "$work/log2"; fail "a short budget exits $code"; }
-((SECONDS - start <= 32)) || fail "a 30 s budget took $((SECONDS - start)) s"
+((SECONDS - start <= 24)) || fail "a 22 s budget took $((SECONDS - start)) s"
 grep -q "^--- 1: skipped" "$work/log2" || { cat "$work/log2"; fail "no skip"; }
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert [e['label'] for e in r]==['devnet-small'], r" \
   "$work/out2/results.json" || fail "results.json of a short run"

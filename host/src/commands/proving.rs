@@ -106,23 +106,8 @@ fn prove(
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{}.proof", target.block)));
     prover::proof::write(&out, &file)?;
     print::print_proved(&target.block, &file, &out, &report);
-    write_summary(json, &target.block, &file, &out, &report)?;
+    host::proving::write_summary(json, &target.block, &file, &out, &report)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// Writes `host prove --json`'s summary of a proof, where asked.
-pub(crate) fn write_summary(
-    json: Option<&Path>,
-    label: &str,
-    file: &prover::proof::ProofFile,
-    out: &Path,
-    report: &prover::proof::ProveReport,
-) -> anyhow::Result<()> {
-    if let Some(path) = json {
-        let summary = host::proving::ProveSummary::new(label, file, out, report);
-        std::fs::write(path, serde_json::to_string_pretty(&summary)? + "\n")?;
-    }
-    Ok(())
 }
 
 fn prove_part(
@@ -177,7 +162,7 @@ fn join_parts(
     let out = out.unwrap_or_else(|| PathBuf::from(format!("{label}.proof")));
     prover::proof::write(&out, &file)?;
     print::print_proved(&label, &file, &out, &report);
-    write_summary(json, &label, &file, &out, &report)?;
+    host::proving::write_summary(json, &label, &file, &out, &report)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -243,7 +243,7 @@ pub fn prove(
     prover::proof::write(&out, &file)?;
     let label = path.display().to_string();
     print::print_proved(&label, &file, &out, &report);
-    super::proving::write_summary(json, &label, &file, &out, &report)?;
+    host::proving::write_summary(json, &label, &file, &out, &report)?;
     println!("  result (proved, the same natively):");
     print_result(&result);
     Ok(ExitCode::SUCCESS)
