@@ -4,28 +4,15 @@
 //! and public values as the host that builds. A folder without the guest is refused, naming
 //! the file it lacks, rather than built from source.
 
-use std::process::Command;
-
 mod support;
 
 use support::blocks;
+use support::cli::host_output_env;
 
 /// Runs `host` with `args` and `STATELESS_VERIFIER_GUESTS=guests` (none: unset): success, and
 /// all it printed.
 fn host_with(guests: Option<&std::path::Path>, args: &[&str]) -> (bool, String) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_host"));
-    command.args(args).env_remove("STATELESS_VERIFIER_GUESTS");
-    if let Some(dir) = guests {
-        command.env("STATELESS_VERIFIER_GUESTS", dir);
-    }
-    let output = command.output().expect("run host");
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    println!("host {args:?}:\n{text}");
-    (output.status.success(), text)
+    host_output_env(args, "STATELESS_VERIFIER_GUESTS", guests)
 }
 
 /// What `host run` prints of the VM's run: its verdict, and the public values it checked
