@@ -6,6 +6,8 @@
 #
 # Without a GPU (no `nvidia-smi` that lists one) or without `nvcc`, it says so and falls back to
 # the CPU build: same commands, same figures, far slower (minutes per segment on 2 cores).
+# For a GPU machine with the driver alone (no Rust, no CUDA toolkit), build the bundle here
+# instead: scripts/gpu-bundle.sh (docs/proving.md, "On a GPU machine").
 #
 # usage: scripts/gpu-bench.sh [--blocks-dir DIR] [BLOCK ...] [-- HOST-PROVE-ARGS ...]
 #   BLOCK defaults to 24171384 21882667; DIR to ../shared/blocks/mainnet beside the project.
