@@ -118,17 +118,29 @@ pub fn schedule(plan: &[TaskPlan], seconds: &[f64], workers: usize) -> Schedule 
     }
 }
 
+/// The layer OpenVM's `prove_vm` names a tree task's node by (its `agg_layer` group): `leaf`,
+/// `internal_for_leaf`, then `internal_recursive.N`; `None` for a task that is no tree node.
+pub fn openvm_layer(task: &TaskPlan) -> Option<String> {
+    match task.stage {
+        Stage::Leaves => Some("leaf".to_owned()),
+        Stage::Internal if task.layer == 0 => Some("internal_for_leaf".to_owned()),
+        Stage::Internal => Some(format!("internal_recursive.{}", task.layer - 1)),
+        _ => None,
+    }
+}
+
 /// Per-task seconds for `plan` from one process's measured times: `segments[i]` for segment
-/// `i` (one segment a task), and the aggregation nodes' times as that process proved them,
-/// the tree layer by layer (`prove_vm` chunks each layer as [`super::graph::plan`] does), then
-/// the final wraps, which are the plan's one wrap task. Fails when the counts disagree (a
-/// tree of another shape).
+/// `i` (one segment a task), and the aggregation nodes (OpenVM's layer name, seconds) as that
+/// process proved them, the tree layer by layer (`prove_vm` chunks each layer as
+/// [`super::graph::plan`] does), then the final wraps (`internal_recursive.*`), which are the
+/// plan's one wrap task. Fails when a node is not of the layer the graph puts it in, or the
+/// counts disagree: a tree of another shape gives no times, not wrong ones.
 pub fn measured_seconds(
     plan: &[TaskPlan],
     segments: &[f64],
-    nodes: &[f64],
+    nodes: &[(String, f64)],
 ) -> Result<Vec<f64>, String> {
-    let mut nodes = nodes.iter().copied();
+    let mut nodes = nodes.iter();
     let mut seconds = Vec::with_capacity(plan.len());
     for task in plan {
         seconds.push(match (&task.stage, &task.work) {
@@ -138,15 +150,30 @@ pub fn measured_seconds(
                 })?;
                 times.iter().sum()
             }
-            (Stage::Leaves | Stage::Internal, _) => nodes
-                .next()
-                .ok_or("fewer aggregation nodes measured than the graph has")?,
+            (Stage::Leaves | Stage::Internal, _) => {
+                let (layer, time) = nodes
+                    .next()
+                    .ok_or("fewer aggregation nodes measured than the graph has")?;
+                let want = openvm_layer(task).unwrap_or_default();
+                if *layer != want {
+                    return Err(format!(
+                        "a node of layer {layer} where the graph has {want}"
+                    ));
+                }
+                *time
+            }
             (Stage::Wrap, _) => {
-                let wraps: Vec<f64> = nodes.by_ref().collect();
+                let wraps: Vec<&(String, f64)> = nodes.by_ref().collect();
                 if wraps.is_empty() {
                     return Err("no wrap measured".to_owned());
                 }
-                wraps.iter().sum()
+                if let Some((layer, _)) = wraps
+                    .iter()
+                    .find(|(l, _)| !l.starts_with("internal_recursive."))
+                {
+                    return Err(format!("a node of layer {layer} among the wraps"));
+                }
+                wraps.iter().map(|(_, t)| t).sum()
             }
             (stage, _) => return Err(format!("a {} task in a proof's graph", stage.name())),
         });
@@ -222,16 +249,33 @@ mod tests {
         // 5 segments: 2 leaves, one internal-for-leaf node, one internal-recursive node, then
         // two wraps.
         let segments = [1.0, 2.0, 3.0, 4.0, 5.0];
-        let nodes = [10.0, 11.0, 20.0, 30.0, 40.0, 41.0];
+        let nodes: Vec<(String, f64)> = [
+            ("leaf", 10.0),
+            ("leaf", 11.0),
+            ("internal_for_leaf", 20.0),
+            ("internal_recursive.0", 30.0),
+            ("internal_recursive.1", 40.0),
+            ("internal_recursive.2", 41.0),
+        ]
+        .iter()
+        .map(|(l, t)| ((*l).to_owned(), *t))
+        .collect();
         let seconds = measured_seconds(&plan, &segments, &nodes).unwrap();
         assert_eq!(seconds.len(), plan.len());
         assert_eq!(&seconds[..5], &segments);
         assert_eq!(&seconds[5..7], &[10.0, 11.0]);
         assert_eq!(*seconds.last().unwrap(), 40.0 + 41.0);
         let one = schedule(&plan, &seconds, 1);
-        let sum = segments.iter().sum::<f64>() + nodes.iter().sum::<f64>();
+        let sum = segments.iter().sum::<f64>() + nodes.iter().map(|n| n.1).sum::<f64>();
         assert!((one.makespan - sum).abs() < 1e-9);
         assert!(measured_seconds(&plan, &segments[..4], &nodes).is_err());
+        // A node of another layer, in the tree or among the wraps.
+        let mut other = nodes.clone();
+        other[2].0 = "leaf".to_owned();
+        assert!(measured_seconds(&plan, &segments, &other).is_err());
+        other[2].0 = "internal_for_leaf".to_owned();
+        other[5].0 = "leaf".to_owned();
+        assert!(measured_seconds(&plan, &segments, &other).is_err());
         assert!(measured_seconds(&plan, &segments, &nodes[..3]).is_err());
     }
 }

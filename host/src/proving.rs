@@ -71,12 +71,10 @@ impl ProveSummary {
     /// The summary of the proof `file`, written to `out`, that `report` describes.
     pub fn new(label: &str, file: &ProofFile, out: &Path, report: &ProveReport) -> Self {
         let secs = |d: std::time::Duration| d.as_secs_f64();
-        let segment_s: Vec<f64> = report.segment_times.iter().map(|t| secs(*t)).collect();
+        let segment_s = segment_seconds(report);
         let agg = report.aggregation.as_ref();
-        let aggregation_nodes: Vec<(String, f64)> = agg
-            .map(|a| a.nodes.iter().map(|(l, t)| (l.clone(), secs(*t))).collect())
-            .unwrap_or_default();
-        let projection = agg.and_then(|_| project(&segment_s, &aggregation_nodes));
+        let aggregation_nodes = agg.map(node_seconds).unwrap_or_default();
+        let projection = projection_of(report);
         Self {
             label: label.to_owned(),
             program: file.subject.bin.clone(),
@@ -120,30 +118,36 @@ pub fn write_summary(
     Ok(())
 }
 
+/// The projection of an aggregated proof's run from what `report` measured ([`project`]).
+pub fn projection_of(report: &ProveReport) -> Option<Projection> {
+    let agg = report.aggregation.as_ref()?;
+    project(&segment_seconds(report), &node_seconds(agg))
+}
+
+fn segment_seconds(report: &ProveReport) -> Vec<f64> {
+    report
+        .segment_times
+        .iter()
+        .map(|t| t.as_secs_f64())
+        .collect()
+}
+
+fn node_seconds(agg: &prover::proof::AggTimes) -> Vec<(String, f64)> {
+    agg.nodes
+        .iter()
+        .map(|(layer, t)| (layer.clone(), t.as_secs_f64()))
+        .collect()
+}
+
 /// The projection of a run of `segment_s` segments whose aggregation nodes took `nodes`, or
-/// `None` when the nodes do not fill the default tree (a proof joined from parts).
+/// `None` when the nodes do not fill the default tree ([`measured_seconds`]: a proof joined
+/// from parts, a tree of another shape).
 pub fn project(segment_s: &[f64], nodes: &[(String, f64)]) -> Option<Projection> {
     if segment_s.is_empty() {
         return None;
     }
     let plan = plan(segment_s.len(), TreeShape::openvm_default());
-    // Each node must be of the layer the graph puts it in (OpenVM's group names), and every
-    // node after the tree a wrap: a tree of another shape gives no projection, not a wrong one.
-    let mut expected = plan.iter().filter_map(|task| match task.stage {
-        cluster::Stage::Leaves => Some("leaf".to_owned()),
-        cluster::Stage::Internal if task.layer == 0 => Some("internal_for_leaf".to_owned()),
-        cluster::Stage::Internal => Some(format!("internal_recursive.{}", task.layer - 1)),
-        _ => None,
-    });
-    let fits = nodes.iter().all(|(layer, _)| match expected.next() {
-        Some(want) => *layer == want,
-        None => layer.starts_with("internal_recursive."),
-    });
-    if !fits || expected.next().is_some() {
-        return None;
-    }
-    let node_s: Vec<f64> = nodes.iter().map(|(_, t)| *t).collect();
-    let seconds = measured_seconds(&plan, segment_s, &node_s).ok()?;
+    let seconds = measured_seconds(&plan, segment_s, nodes).ok()?;
     Some(Projection {
         kind: "projection",
         critical_path_s: cluster::model::critical_path(&plan, &seconds),

@@ -60,15 +60,12 @@ impl KeygenArgs {
         };
         for program in programs {
             let keys = keygen(program, Limits::for_proving(self.log_stacked_height))?;
-            let agg = keys.agg.generated.map_or_else(
-                || "cached".to_owned(),
-                |t| format!("generated in {:.1} s", t.as_secs_f64()),
-            );
             println!(
-                "{} (2^{} rows): app key {:.1} s; aggregation keys {agg}, {} KB -> {}",
+                "{} (2^{} rows): app key {:.1} s; aggregation keys {}, {} KB -> {}",
                 program.bin(),
                 keys.subject.log_stacked_height,
                 keys.app.as_secs_f64(),
+                host::print::keys_origin(&keys.agg),
                 keys.agg.bytes / 1000,
                 keys.agg.path.display()
             );

@@ -41,26 +41,15 @@ pub fn print_prove_report(report: &ProveReport) {
             );
         }
     }
-    if let Some(agg) = &report.aggregation {
-        let segments: Vec<f64> = times.iter().map(|t| t.as_secs_f64()).collect();
-        let nodes: Vec<(String, f64)> = agg
-            .nodes
-            .iter()
-            .map(|(l, t)| (l.clone(), t.as_secs_f64()))
-            .collect();
-        if let Some(projection) = crate::proving::project(&segments, &nodes) {
-            print_projection(&projection);
-        }
+    if let Some(projection) = crate::proving::projection_of(report) {
+        print_projection(&projection);
     }
     if let Some(keys) = &report.keys {
-        let how = keys.generated.map_or_else(
-            || "cached".to_owned(),
-            |t| format!("generated in {:.1} s", t.as_secs_f64()),
-        );
         println!(
-            "  aggregation keys {} ({} KB, {how})",
+            "  aggregation keys {} ({} KB, {})",
             keys.path.display(),
-            keys.bytes / 1000
+            keys.bytes / 1000,
+            keys_origin(keys)
         );
     }
     println!("  total            {:.1} s", report.total.as_secs_f64());
@@ -70,6 +59,14 @@ pub fn print_prove_report(report: &ProveReport) {
             rss as f64 / 1e9
         );
     }
+}
+
+/// Where aggregation keys came from: `generated in N s`, or `cached`.
+pub fn keys_origin(keys: &prover::proof::KeysSource) -> String {
+    keys.generated.map_or_else(
+        || "cached".to_owned(),
+        |t| format!("generated in {:.1} s", t.as_secs_f64()),
+    )
 }
 
 /// Prints a projection, labelled as one: it was not measured on that many devices.
