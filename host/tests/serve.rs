@@ -123,6 +123,15 @@ fn bad_requests_get_the_managers_answers() {
         let (status, _) = api.post("/cancel_proof", &json!({ "proof_uuid": uuid }));
         assert_eq!(status, 400);
     }
+    // A refused upload is answered, not cut off, when its body is larger than what the
+    // client writes in one go: the server reads it before it refuses.
+    let large = encode_stdin(&vec![7u8; 512 << 10]);
+    for _ in 0..8 {
+        let (status, body) = api.upload("bad.uuid", "input", &large);
+        assert_eq!(status, 400, "{body}");
+        let (status, body) = api.upload("large", "proof", &large);
+        assert_eq!(status, 400, "{body}");
+    }
     assert_eq!(api.upload(&"a".repeat(256), "input", &stdin).0, 200);
     // Malformed stdins, each named.
     let mut deferred = stdin.clone();

@@ -93,6 +93,49 @@ pub async fn capabilities(State(app): State<Arc<App>>) -> Response {
     )
 }
 
+/// At most this many bytes of a refused upload are read (and dropped) before the refusal is
+/// sent. hyper closes a connection whose request body was left unread; a client still sending
+/// then loses the answer to a broken pipe. Reading a small body to its end lets every client see
+/// why it was refused; a larger one is cut off, as any server must.
+const DRAIN_BEFORE_REFUSAL: usize = 1 << 20;
+
+/// Reads what is left of a refused multipart body, up to [`DRAIN_BEFORE_REFUSAL`] bytes.
+async fn drain(multipart: &mut Multipart) {
+    let mut read = 0usize;
+    while let Ok(Some(mut field)) = multipart.next_field().await {
+        while let Ok(Some(chunk)) = field.chunk().await {
+            read += chunk.len();
+            if read > DRAIN_BEFORE_REFUSAL {
+                return;
+            }
+        }
+    }
+}
+
+/// The one `input` part of an upload, or the refusal that names what is wrong with the body.
+async fn input_part(multipart: &mut Multipart) -> Result<Bytes, Response> {
+    let mut input: Option<Bytes> = None;
+    loop {
+        let field = match multipart.next_field().await {
+            Ok(Some(field)) => field,
+            Ok(None) => break,
+            Err(e) => return Err(bad(format!("Malformed multipart body: {e}"))),
+        };
+        let name = field.name().unwrap_or_default().to_owned();
+        if name != "input" {
+            return Err(bad(format!(
+                "Unexpected multipart part `{name}`: this service takes one part, `input` (it proves no deferrals)"
+            )));
+        }
+        match field.bytes().await {
+            Ok(bytes) if input.is_none() => input = Some(bytes),
+            Ok(_) => return Err(bad("More than one `input` part".into())),
+            Err(e) => return Err(bad(format!("Failed to read multipart part `input`: {e}"))),
+        }
+    }
+    input.ok_or_else(|| bad("No `input` part: upload the stdin as multipart part `input`".into()))
+}
+
 /// `POST /upload_input/{proof_uuid}`: multipart, part `input` holding the encoded stdin.
 pub async fn upload_input(
     State(app): State<Arc<App>>,
@@ -100,29 +143,15 @@ pub async fn upload_input(
     mut multipart: Multipart,
 ) -> Response {
     if let Some(refused) = invalid_uuid(&uuid) {
+        drain(&mut multipart).await;
         return refused;
     }
-    let mut input: Option<Bytes> = None;
-    loop {
-        let field = match multipart.next_field().await {
-            Ok(Some(field)) => field,
-            Ok(None) => break,
-            Err(e) => return bad(format!("Malformed multipart body: {e}")),
-        };
-        let name = field.name().unwrap_or_default().to_owned();
-        if name != "input" {
-            return bad(format!(
-                "Unexpected multipart part `{name}`: this service takes one part, `input` (it proves no deferrals)"
-            ));
+    let input = match input_part(&mut multipart).await {
+        Ok(input) => input,
+        Err(refused) => {
+            drain(&mut multipart).await;
+            return refused;
         }
-        match field.bytes().await {
-            Ok(bytes) if input.is_none() => input = Some(bytes),
-            Ok(_) => return bad("More than one `input` part".into()),
-            Err(e) => return bad(format!("Failed to read multipart part `input`: {e}")),
-        }
-    }
-    let Some(input) = input else {
-        return bad("No `input` part: upload the stdin as multipart part `input`".into());
     };
     if let Err(e) = stdin::decode(&input) {
         return bad(format!("The `input` part is not an OpenVM stdin: {e}"));
