@@ -1,30 +1,37 @@
-//! One block proved by a cluster of `host cluster worker` processes over a private PostgreSQL,
-//! one of them killed mid-task, into one aggregated STARK; verified, and every tampering
-//! refused; its segment parts joined by `host prove --join` too.
+//! One block's segments proved by a cluster of `host cluster worker` processes over a private
+//! PostgreSQL, one of them killed mid-task; the block guest's aggregated proof of the job
+//! accepted by `host cluster wait`, verified, and every tampering refused; the cluster's
+//! segment parts joined by `host prove --join` into an app proof of the same public values.
 //!
 //! The small devnet block is cut into 2 segments by lowering the segment memory cap
 //! (`--segment-memory-mib 1536`; from 2048 on it is one segment), the fewest that still make a
 //! join. `host cluster submit` stores the job and its graph (2 segment tasks, a leaf, two
-//! internal nodes, the wrap). Worker
-//! A claims a segment and is killed (SIGKILL) while proving it; workers B and C prove the job
-//! concurrently, A's task again once its lease expires. `host cluster wait` checks the proof
-//! against the pinned commitments and writes it. The proof is then checked here: valid under
-//! the devnet's chain config with the native run's public values, against the repository's
-//! pinned commitments (verifying against the guest rebuilt from source, `host verify
-//! --rebuild`, is `prove.rs`'s and `standard_prove.rs`'s, for app proofs; for this aggregated
-//! proof, checked against another program rebuilt from source, it refuses); every refusal of
-//! `host verify` with its own error (another chain's digest, another guest, short public
-//! values, another VM layout or segment height, claims, program, bytes or file tampered
-//! with). The cluster's segment
-//! artifacts are `host prove --segments` part files: joins of a missing, duplicated or foreign
-//! part are refused before any aggregation, and `host prove --join --app` joins them. The
-//! proof's own bytes are within EIP-8025's 307,200. The database is not trusted: a forged final
-//! artifact, a genuine proof of another block planted as another job's, and the same proof
-//! planted as the proof of a job of another VM are each refused by `host cluster wait` (exit 1,
-//! naming what differs; the two other jobs are copies of the job's rows with another block's
-//! input or another VM's subject, what `host cluster submit` would write a minute later); a
-//! real segment part with a byte flipped, and another segment's part
-//! stored under a segment task, are refused by the leaf, which sends the producer back.
+//! internal nodes, the wrap). Worker A claims a segment and is killed (SIGKILL) while proving
+//! it; workers B and C prove one segment each, A's once its lease expires.
+//!
+//! The aggregation nodes are not proved here: they are the same leaf, internal and wrap
+//! circuits over the same VM for every guest, and `serve.rs` proves them through these
+//! workers for the standard guest. The block guest's aggregated proof of this job is the one
+//! committed in `tests/data/devnet-small.block.proof` (made by `scripts/block-proof.sh`),
+//! planted as the job's final artifact: `host cluster wait` accepts it only if it verifies
+//! against the pinned commitments and proves the job's own block (a proof left stale by a
+//! guest change fails here), and the app proof joined from the cluster's fresh segments must
+//! prove the same public values. The proof is then checked here: valid under the devnet's
+//! chain config with the native run's public values, against the repository's pinned
+//! commitments (verifying against the guest rebuilt from source, `host verify --rebuild`, is
+//! `prove.rs`'s and `standard_prove.rs`'s, for app proofs; for this aggregated proof, checked
+//! against another program rebuilt from source, it refuses); every refusal of `host verify`
+//! with its own error (another chain's digest, another guest, short public values, another VM
+//! layout or segment height, claims, program, bytes or file tampered with). The cluster's
+//! segment artifacts are `host prove --segments` part files: joins of a missing, duplicated or
+//! foreign part are refused before any aggregation, and `host prove --join --app` joins them.
+//! The proof's own bytes are within EIP-8025's 307,200. The database is not trusted: a forged
+//! final artifact, a genuine proof of another block planted as another job's, and the same
+//! proof planted as the proof of a job of another VM are each refused by `host cluster wait`
+//! (exit 1, naming what differs; the two other jobs are copies of the job's rows with another
+//! block's input or another VM's subject, what `host cluster submit` would write a minute
+//! later); a real segment part with a byte flipped, and another segment's part stored under a
+//! segment task, are refused by the leaf, which sends the producer back.
 
 mod support;
 
@@ -97,10 +104,62 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     a.kill().unwrap();
     a.wait().unwrap();
     phase("worker A killed; workers B and C start");
-    // B and C prove the job concurrently, A's task again once its lease expires.
+    // B and C prove the segments concurrently, A's again once its lease expires. The
+    // aggregation nodes are not proved here: `serve.rs` proves them, through these workers, for
+    // the standard guest (the same leaf, internal and wrap circuits, the same VM), and the
+    // block guest's aggregated proof is the committed one below.
     let workers = [worker(&url, "b"), worker(&url, "c")];
     let cluster_started = Instant::now();
-    host(&[
+    let segments_done =
+        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND state = 'done'";
+    while count(&mut db, segments_done, job) < 2 {
+        assert!(
+            cluster_started.elapsed() < Duration::from_secs(1800),
+            "the segments were not proved in 30 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    println!(
+        "the cluster proved both segments in {:.0} s",
+        cluster_started.elapsed().as_secs_f64()
+    );
+    for mut w in workers {
+        w.kill().unwrap();
+        w.wait().unwrap();
+    }
+    // A's task was redone by another worker; both B and C proved a segment.
+    let redone = count(
+        &mut db,
+        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND attempts = 2 AND worker <> 'killed-a'",
+        job,
+    );
+    let tasks = || support::cluster::status_tasks(&pg, job).1;
+    assert_eq!(redone, 1, "{}", tasks());
+    let by = |db: &mut Db, name: &str| -> i64 {
+        db.client
+            .query_one(
+                "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND worker = $2 AND stage = 'segments' AND state = 'done'",
+                &[&job, &name],
+            )
+            .unwrap()
+            .get(0)
+    };
+    assert!(
+        by(&mut db, "b") == 1 && by(&mut db, "c") == 1,
+        "{}",
+        tasks()
+    );
+
+    // The block guest's aggregated proof of this job: the committed one, made by
+    // `scripts/block-proof.sh` from this block with these limits. Planted as the job's final
+    // artifact, `host cluster wait` accepts it only if it verifies against the pinned
+    // commitments and proves the job's own block: a proof left stale by a guest change fails
+    // here, naming the script that makes it again.
+    phase("the block guest's aggregated proof, planted as the job's");
+    let committed = proof::read(&committed_proof())
+        .unwrap_or_else(|e| panic!("{e}: make it with scripts/block-proof.sh"));
+    plant_wrap(&mut db, job, &bitcode::serialize(&committed).unwrap());
+    let (code, out) = support::cli::host_status(&[
         "cluster",
         "wait",
         &job.to_string(),
@@ -110,14 +169,12 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         joined.to_str().unwrap(),
         "--quiet",
     ]);
-    println!(
-        "the cluster proved the job in {:.0} s",
-        cluster_started.elapsed().as_secs_f64()
+    assert_eq!(
+        code,
+        Some(0),
+        "{out}\n{}: not this guest's proof of the job; make it again with scripts/block-proof.sh",
+        committed_proof().display()
     );
-    for mut w in workers {
-        w.kill().unwrap();
-        w.wait().unwrap();
-    }
     let status = host(&[
         "cluster",
         "status",
@@ -127,23 +184,11 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         "--tasks",
     ]);
     assert!(status.contains("DONE"), "{status}");
-    // A's task was redone by another worker; both B and C proved tasks.
-    let redone = count(
-        &mut db,
-        "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND attempts = 2 AND worker <> 'killed-a'",
-        job,
+    assert_eq!(
+        std::fs::read(&joined).unwrap(),
+        std::fs::read(committed_proof()).unwrap(),
+        "host cluster wait wrote another file than the job's proof"
     );
-    assert_eq!(redone, 1, "{status}");
-    let by = |db: &mut Db, name: &str| -> i64 {
-        db.client
-            .query_one(
-                "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND worker = $2 AND state = 'done'",
-                &[&job, &name],
-            )
-            .unwrap()
-            .get(0)
-    };
-    assert!(by(&mut db, "b") > 0 && by(&mut db, "c") > 0, "{status}");
 
     phase("the cluster's proof written");
     // The segment artifacts are part files.
@@ -204,7 +249,7 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     let app_file = proof::read(&app).unwrap();
     assert!(matches!(app_file.proof, Proof::App(_)) && app_file.segments == 2);
 
-    // The cluster's proof: one aggregated STARK.
+    // The job's proof: one aggregated STARK.
     let file = proof::read(&joined).unwrap();
     assert_eq!(file.segments, 2);
     assert!(matches!(file.proof, Proof::Stark { .. }));
@@ -327,6 +372,12 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     );
     phase("done");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The block guest's aggregated proof of [`BLOCK`] with [`SEGMENT_MEMORY_MIB`] segments, as
+/// `scripts/block-proof.sh` makes it.
+fn committed_proof() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/devnet-small.block.proof")
 }
 
 /// The public values an app proof commits to, checked against the program rebuilt from source.
