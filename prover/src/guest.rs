@@ -3,9 +3,11 @@
 //!
 //! A [`GuestSpec`] is the one description of a guest ELF. It yields the cargo features of
 //! `program` (no feature string is spelled anywhere else), the number of public values the
-//! guest reveals, and its target directory: one per variant under
-//! `$CARGO_TARGET_DIR/openvm-guest/`, so switching variants never rebuilds from scratch and
-//! cargo rebuilds only when guest sources change. openvm-build installs the guest toolchain
+//! guest reveals, and its name among prebuilt guests ([`GuestSpec::dir_name`]). Every variant
+//! builds in one target directory, `$CARGO_TARGET_DIR/openvm-guest/shared` ([`SHARED_TARGET`]):
+//! cargo keeps each feature set's artifacts apart, so switching variants never rebuilds from
+//! scratch, the dependencies the variants share compile once, and cargo rebuilds only when
+//! guest sources change. openvm-build installs the guest toolchain
 //! (`nightly-2026-01-18` + `rust-src`) through rustup when it is missing. Every guest builds
 //! with the workspace's `guest` profile (fat LTO, one codegen unit).
 //!
@@ -265,9 +267,9 @@ impl GuestSpec {
         }
     }
 
-    /// Its target directory's name under the guest target root: the keccak variant, then
-    /// `software-crypto`, `census` or `crypto-census` where they apply. A probe shares its
-    /// variant's directory with the block verifier, so the dependencies they share build once.
+    /// Its folder's name among prebuilt guests ([`GuestSpec::prebuilt_path`]): the keccak
+    /// variant, then `software-crypto`, `census` or `crypto-census` where they apply. A probe
+    /// shares its variant's folder with the block verifier.
     pub fn dir_name(&self) -> String {
         let mut name = self.keccak.name().to_owned();
         if self.crypto == Crypto::Software {
@@ -313,7 +315,7 @@ impl GuestSpec {
 
     /// [`GuestSpec::build_bytes`] from this host's source, whatever [`PREBUILT_ENV`] says.
     pub fn build_bytes_from_source(&self) -> Result<Vec<u8>, GuestError> {
-        self.build_bytes_in(&guest_target_root().join(self.dir_name()))
+        self.build_bytes_in(&guest_target_root().join(SHARED_TARGET))
     }
 
     /// Where its prebuilt ELF lies in the folder `dir`: `DIR/<variant>/<binary>`, the variant
@@ -330,6 +332,10 @@ impl GuestSpec {
             return Err(GuestError::GuestSource(pkg_dir));
         }
         let pkg = get_package(&pkg_dir);
+        // Every variant builds into one directory, so the dependencies they share compile
+        // once; but each build writes its ELF to the same path. The lock spans the build and
+        // the read, so no other build (a thread or another process) writes that path between.
+        let _lock = BuildLock::take(target_dir)?;
         let target_dir = target_dir.to_owned();
         let opts = GuestOptions::default()
             .with_features(self.features())
@@ -351,6 +357,37 @@ impl GuestSpec {
             .map_err(|e| GuestError::Elf(e.to_string()))?;
         std::fs::read(&elf_path)
             .map_err(|e| GuestError::Elf(format!("{}: {e}", elf_path.display())))
+    }
+}
+
+/// The one target directory, under [`guest_target_root`], that every guest variant builds in.
+/// Cargo keeps each crate's artifacts per feature set (its `-C metadata`), so variants do not
+/// evict each other, and the dependencies they share (revm, alloy, OpenVM's guest libraries,
+/// `std`) compile once rather than once per variant: on a machine with nothing built, each
+/// variant's own directory recompiled all of them.
+pub const SHARED_TARGET: &str = "shared";
+
+/// An exclusive lock on a guest target directory, from before a build to after its ELF is
+/// read (held until dropped). `flock` semantics: two threads of one process, each with its own
+/// open file, exclude each other as two processes do.
+struct BuildLock {
+    /// Held for its lock, which closing it releases.
+    _file: std::fs::File,
+}
+
+impl BuildLock {
+    fn take(target_dir: &Path) -> Result<Self, GuestError> {
+        let failed =
+            |e: std::io::Error| GuestError::Elf(format!("locking {}: {e}", target_dir.display()));
+        std::fs::create_dir_all(target_dir).map_err(failed)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(target_dir.join(".stateless-verifier-build.lock"))
+            .map_err(failed)?;
+        file.lock().map_err(failed)?;
+        Ok(Self { _file: file })
     }
 }
 
