@@ -56,6 +56,19 @@ fn count(db: &mut Db, sql: &str, job: i64) -> i64 {
     db.client.query_one(sql, &[&job]).unwrap().get(0)
 }
 
+/// Waits until `sql`, a count over job `job`, reaches `at_least`; fails with `what` after
+/// `limit_secs`.
+fn until(db: &mut Db, sql: &str, job: i64, at_least: i64, limit_secs: u64, what: &str) {
+    let started = Instant::now();
+    while count(db, sql, job) < at_least {
+        assert!(
+            started.elapsed() < Duration::from_secs(limit_secs),
+            "{what}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
 fn refused_join(parts: Vec<proof::PartFile>) -> String {
     match proof::join(parts, proof::ProofKind::Stark) {
         Err(ProofError::Parts(why)) => why,
@@ -91,15 +104,8 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     // Worker A claims a segment and dies mid-proof.
     phase("worker A starts");
     let mut a = worker(&url, "killed-a");
-    let started = Instant::now();
     let running_a = "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND worker = 'killed-a' AND state = 'running'";
-    while count(&mut db, running_a, job) == 0 {
-        assert!(
-            started.elapsed() < Duration::from_secs(900),
-            "worker A never claimed"
-        );
-        std::thread::sleep(Duration::from_millis(200));
-    }
+    until(&mut db, running_a, job, 1, 900, "worker A never claimed");
     std::thread::sleep(Duration::from_secs(5));
     a.kill().unwrap();
     a.wait().unwrap();
@@ -112,13 +118,14 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     let cluster_started = Instant::now();
     let segments_done =
         "SELECT count(*) FROM cluster_tasks WHERE job = $1 AND stage = 'segments' AND state = 'done'";
-    while count(&mut db, segments_done, job) < 2 {
-        assert!(
-            cluster_started.elapsed() < Duration::from_secs(1800),
-            "the segments were not proved in 30 minutes"
-        );
-        std::thread::sleep(Duration::from_millis(500));
-    }
+    until(
+        &mut db,
+        segments_done,
+        job,
+        2,
+        1800,
+        "the segments were not proved in 30 minutes",
+    );
     println!(
         "the cluster proved both segments in {:.0} s",
         cluster_started.elapsed().as_secs_f64()
@@ -156,7 +163,8 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
     // commitments and proves the job's own block: a proof left stale by a guest change fails
     // here, naming the script that makes it again.
     phase("the block guest's aggregated proof, planted as the job's");
-    let committed = proof::read(&committed_proof())
+    let committed_path = committed_proof();
+    let committed = proof::read(&committed_path)
         .unwrap_or_else(|e| panic!("{e}: make it with scripts/block-proof.sh"));
     plant_wrap(&mut db, job, &bitcode::serialize(&committed).unwrap());
     let (code, out) = support::cli::host_status(&[
@@ -173,20 +181,13 @@ fn a_block_proved_by_a_cluster_with_a_killed_worker_verifies() {
         code,
         Some(0),
         "{out}\n{}: not this guest's proof of the job; make it again with scripts/block-proof.sh",
-        committed_proof().display()
+        committed_path.display()
     );
-    let status = host(&[
-        "cluster",
-        "status",
-        &job.to_string(),
-        "--db",
-        &url,
-        "--tasks",
-    ]);
-    assert!(status.contains("DONE"), "{status}");
+    let (listed, status) = support::cluster::status_tasks(&pg, job);
+    assert!(listed && status.contains("DONE"), "{status}");
     assert_eq!(
         std::fs::read(&joined).unwrap(),
-        std::fs::read(committed_proof()).unwrap(),
+        std::fs::read(&committed_path).unwrap(),
         "host cluster wait wrote another file than the job's proof"
     );
 

@@ -52,6 +52,14 @@ pub enum GuestError {
     /// The guest ELF could not be found or decoded.
     #[error("guest ELF: {0}")]
     Elf(String),
+    /// The guest target directory could not be locked for a build.
+    #[error("locking the guest target directory {}: {source}", .dir.display())]
+    Lock {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
 }
 
 /// The cargo profile guests build with (the workspace's `[profile.guest]`: fat LTO, one
@@ -377,8 +385,10 @@ struct BuildLock {
 
 impl BuildLock {
     fn take(target_dir: &Path) -> Result<Self, GuestError> {
-        let failed =
-            |e: std::io::Error| GuestError::Elf(format!("locking {}: {e}", target_dir.display()));
+        let failed = |source| GuestError::Lock {
+            dir: target_dir.to_owned(),
+            source,
+        };
         std::fs::create_dir_all(target_dir).map_err(failed)?;
         let file = std::fs::OpenOptions::new()
             .create(true)
